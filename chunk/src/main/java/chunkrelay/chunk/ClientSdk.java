@@ -1,0 +1,4 @@
+package chunkrelay.chunk;
+
+public record ClientSdk(String name, String version) {
+}
