@@ -7,7 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 class FixturesVisibleTest {
     @Test
-    void recordedSdkRequestsAreOnTheTestClasspath() {
+    void recordedSdkRequestsAndTheirChunksAreOnTheTestClasspath() {
         assertEquals(11, Fixtures.sdkRequests().size());
+        assertEquals(6, Fixtures.sdkChunks().size());
     }
 }
