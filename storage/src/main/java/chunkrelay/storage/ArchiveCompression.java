@@ -1,0 +1,82 @@
+package chunkrelay.storage;
+
+import com.github.luben.zstd.Zstd;
+import com.github.luben.zstd.ZstdInputStream;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.Locale;
+import java.util.zip.GZIPInputStream;
+import java.util.zip.GZIPOutputStream;
+
+/** How archived objects are compressed; the name is also their {@code Content-Encoding}. */
+public enum ArchiveCompression {
+    ZSTD("zstd", ".zst"),
+    GZIP("gzip", ".gz");
+
+    /** zstd's default level: about gzip's ratio at several times its speed. */
+    private static final int ZSTD_LEVEL = 3;
+
+    private final String encoding;
+    private final String suffix;
+
+    ArchiveCompression(String encoding, String suffix) {
+        this.encoding = encoding;
+        this.suffix = suffix;
+    }
+
+    /** The {@code Content-Encoding} value, also the configuration value ({@code zstd} | {@code gzip}). */
+    public String encoding() {
+        return encoding;
+    }
+
+    /** The key suffix, e.g. {@code .zst}. */
+    public String suffix() {
+        return suffix;
+    }
+
+    /** Parses a configuration value, {@code zstd} or {@code gzip} (any case). */
+    public static ArchiveCompression fromName(String name) {
+        for (ArchiveCompression c : values()) {
+            if (c.encoding.equals(name.trim().toLowerCase(Locale.ROOT))) {
+                return c;
+            }
+        }
+        throw new IllegalArgumentException("relay.storage.compression must be zstd or gzip, not '" + name + "'");
+    }
+
+    static ArchiveCompression fromSuffix(String key) {
+        for (ArchiveCompression c : values()) {
+            if (key.endsWith(c.suffix)) {
+                return c;
+            }
+        }
+        throw new IllegalArgumentException("not a compressed archive key: " + key);
+    }
+
+    byte[] compress(byte[] data) {
+        if (this == ZSTD) {
+            return Zstd.compress(data, ZSTD_LEVEL);
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream(Math.max(64, data.length / 4));
+        try (GZIPOutputStream gzip = new GZIPOutputStream(out, 64 * 1024)) {
+            gzip.write(data);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toByteArray();
+    }
+
+    byte[] decompress(byte[] data) {
+        try (InputStream in = this == ZSTD
+                ? new ZstdInputStream(new ByteArrayInputStream(data))
+                : new GZIPInputStream(new ByteArrayInputStream(data), 64 * 1024)) {
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

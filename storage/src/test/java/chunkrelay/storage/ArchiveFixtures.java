@@ -1,0 +1,75 @@
+package chunkrelay.storage;
+
+import chunkrelay.chunk.fixtures.Fixtures;
+import chunkrelay.chunk.fixtures.RecordedChunk;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.apache5.Apache5HttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.S3Object;
+
+import java.time.Duration;
+import java.time.LocalDate;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** Entries made of recorded SDK chunks, and a plain S3 client to look at what the archive wrote. */
+final class ArchiveFixtures {
+    static final LocalDate DAY = LocalDate.of(2026, 11, 21);
+    private static final AtomicInteger BUCKETS = new AtomicInteger();
+
+    private ArchiveFixtures() {
+    }
+
+    /** A bucket name no other test uses. */
+    static String freshBucket() {
+        return "test-" + BUCKETS.incrementAndGet() + "-" + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    /** Settings for a fresh bucket on {@code server}, with a short deadline suitable for tests. */
+    static ArchiveSettings settings(EmbeddedS3Server server) {
+        return server.applyTo(ArchiveSettings.defaults())
+                .withBucket(freshBucket())
+                .withDeadline(Duration.ofMillis(1500))
+                .withRetry(4, Duration.ofMillis(50))
+                .withProbeTimeout(Duration.ofMillis(500));
+    }
+
+    /** An entry whose Sentry form is a recorded SDK chunk and whose OTLP form is {@code otlpSize} bytes. */
+    static ArchiveEntry entry(String project, LocalDate day, int n) {
+        RecordedChunk chunk = Fixtures.sdkChunks().get(n % Fixtures.sdkChunks().size());
+        byte[] otlp = new byte[4096 + n];
+        new Random(n).nextBytes(otlp);
+        ArchiveKey key = new ArchiveKey(project, day, "0123456789abcdef0123456789abcdef",
+                String.format("%032x", n + 1L));
+        return new ArchiveEntry(key, chunk.payload(), otlp, Map.of(
+                ArchiveEntry.PLATFORM, chunk.itemHeader().path("platform").asText("unknown"),
+                ArchiveEntry.RELEASE, "app@1.2.3",
+                ArchiveEntry.SAMPLE_COUNT, "17",
+                ArchiveEntry.RELAY_VERSION, "0.1.0-test"));
+    }
+
+    static ArchiveEntry entry(int n) {
+        return entry("42", DAY, n);
+    }
+
+    static S3Client rawClient(EmbeddedS3Server server) {
+        return S3Client.builder()
+                .httpClientBuilder(Apache5HttpClient.builder())
+                .endpointOverride(server.endpoint())
+                .forcePathStyle(true)
+                .region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(
+                        AwsBasicCredentials.create(server.accessKey(), server.secretKey())))
+                .build();
+    }
+
+    static List<String> keysUnder(S3Client s3, String bucket, String prefix) {
+        return s3.listObjectsV2Paginator(b -> b.bucket(bucket).prefix(prefix)).contents().stream()
+                .map(S3Object::key).toList();
+    }
+}

@@ -1,0 +1,160 @@
+package chunkrelay.storage;
+
+import org.gaul.s3proxy.BlobStores;
+import org.gaul.s3proxy.S3Proxy;
+import org.gaul.s3proxy.auth.AuthenticationType;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.s3.S3Client;
+
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+
+import static chunkrelay.storage.ArchiveFixtures.entry;
+import static chunkrelay.storage.ArchiveFixtures.keysUnder;
+import static chunkrelay.storage.ArchiveFixtures.settings;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The archive while its S3 server is down, hanging or refusing: each test runs its own server. */
+class ArchiveOutageTest {
+    private static final Duration SLACK = Duration.ofMillis(700);
+
+    @Test
+    void recentlyArchivedChunksAreAnsweredWithoutS3() {
+        try (EmbeddedS3Server server = EmbeddedS3Server.inMemory();
+             ChunkArchive archive = new ChunkArchive(settings(server))) {
+            assertEquals(ArchiveResult.STORED, archive.archive(entry(1)));
+            server.stop();
+            assertEquals(ArchiveResult.DUPLICATE, archive.archive(entry(1)));
+            // the server really is down: a chunk not seen before cannot be archived
+            assertThrows(ArchiveUnavailableException.class, () -> archive.archive(entry(2)));
+        }
+    }
+
+    @Test
+    void stoppedServerFailsWithinTheDeadlineAndTheChunkIsArchivedOnceAfterItReturns() {
+        try (EmbeddedS3Server server = EmbeddedS3Server.inMemory();
+             S3Client s3 = ArchiveFixtures.rawClient(server)) {
+            ArchiveSettings settings = settings(server);
+            try (ChunkArchive archive = new ChunkArchive(settings)) {
+                assertEquals(ArchiveResult.STORED, archive.archive(entry(1)));
+                int port = server.port();
+                server.stop();
+
+                long start = System.nanoTime();
+                assertThrows(ArchiveUnavailableException.class, () -> archive.archive(entry(2)));
+                Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
+                assertTrue(elapsed.compareTo(settings.deadline().plus(SLACK)) < 0, "took " + elapsed);
+                assertFalse(archive.reachable());
+
+                server.restart();
+                assertEquals(port, server.port());
+                assertTrue(archive.reachable());
+                assertEquals(List.of(), keysUnder(s3, settings.bucket(), entry(2).key().stem()));
+                assertEquals(ArchiveResult.STORED, archive.archive(entry(2)));
+                assertEquals(ArchiveResult.DUPLICATE, archive.archive(entry(2)));
+            }
+            try (ChunkArchive restartedRelay = new ChunkArchive(settings)) {
+                assertEquals(ArchiveResult.DUPLICATE, restartedRelay.archive(entry(2)));
+            }
+            assertEquals(4, keysUnder(s3, settings.bucket(), "").size());
+        }
+    }
+
+    @Test
+    void hangingServerFailsWithinTheDeadline() throws Exception {
+        List<Socket> accepted = new ArrayList<>();
+        try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            Thread acceptor = new Thread(() -> {
+                try {
+                    while (true) {
+                        accepted.add(silent.accept());
+                    }
+                } catch (java.io.IOException closed) {
+                    // the test is over
+                }
+            });
+            acceptor.setDaemon(true);
+            acceptor.start();
+            ArchiveSettings settings = ArchiveSettings.defaults()
+                    .withEndpoint(URI.create("http://127.0.0.1:" + silent.getLocalPort()))
+                    .withPathStyle(true).withCredentials("key", "secret")
+                    .withDeadline(Duration.ofMillis(1200)).withRetry(3, Duration.ofMillis(50))
+                    .withProbeTimeout(Duration.ofMillis(300));
+            try (ChunkArchive archive = new ChunkArchive(settings)) {
+                long start = System.nanoTime();
+                assertThrows(ArchiveUnavailableException.class, () -> archive.archive(entry(1)));
+                Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
+                assertTrue(elapsed.compareTo(settings.deadline().plus(SLACK)) < 0, "took " + elapsed);
+                assertTrue(elapsed.compareTo(Duration.ofMillis(300)) > 0, "gave up after " + elapsed);
+
+                start = System.nanoTime();
+                assertFalse(archive.reachable());
+                elapsed = Duration.ofNanos(System.nanoTime() - start);
+                assertTrue(elapsed.compareTo(settings.probeTimeout().plus(SLACK)) < 0, "probe took " + elapsed);
+            }
+        } finally {
+            for (Socket socket : accepted) {
+                socket.close();
+            }
+        }
+    }
+
+    @Test
+    void reachableFollowsTheServer() {
+        try (EmbeddedS3Server server = EmbeddedS3Server.inMemory();
+             ChunkArchive archive = new ChunkArchive(settings(server))) {
+            assertTrue(archive.reachable());
+            server.stop();
+            assertFalse(archive.reachable());
+            server.restart();
+            assertTrue(archive.reachable());
+        }
+    }
+
+    @Test
+    void refusedOtlpWriteLeavesNoSentryObjectBehind() throws Exception {
+        // A real S3 server that refuses objects over 2 KiB: the small Sentry object passes, the OTLP one
+        // (4 KiB of incompressible bytes) is refused after it.
+        S3Proxy proxy = S3Proxy.builder()
+                .blobStore(BlobStores.create("transient", new Properties()))
+                .endpoint(URI.create("http://127.0.0.1:0"))
+                .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, "key", "secret")
+                .maxSinglePartObjectSize(2048)
+                .build();
+        proxy.start();
+        while (!"STARTED".equals(proxy.getState())) {
+            Thread.sleep(5);
+        }
+        try {
+            ArchiveSettings settings = ArchiveSettings.defaults()
+                    .withEndpoint(URI.create("http://127.0.0.1:" + proxy.getPort()))
+                    .withPathStyle(true).withCredentials("key", "secret").withBucket("refusing");
+            ArchiveEntry entry = new ArchiveEntry(entry(1).key(), "{\"small\":true}".getBytes(),
+                    entry(1).otlpPayload(), entry(1).metadata());
+            try (ChunkArchive archive = new ChunkArchive(settings)) {
+                assertThrows(ArchiveUnavailableException.class, () -> archive.archive(entry));
+                assertEquals(List.of(), archive.list("42", entry.key().day(), entry.key().day()));
+            }
+            try (S3Client s3 = S3Client.builder()
+                    .httpClientBuilder(software.amazon.awssdk.http.apache5.Apache5HttpClient.builder())
+                    .endpointOverride(settings.endpoint()).forcePathStyle(true)
+                    .region(software.amazon.awssdk.regions.Region.US_EAST_1)
+                    .credentialsProvider(software.amazon.awssdk.auth.credentials.StaticCredentialsProvider.create(
+                            software.amazon.awssdk.auth.credentials.AwsBasicCredentials.create("key", "secret")))
+                    .build()) {
+                assertEquals(List.of(), keysUnder(s3, "refusing", ""));
+            }
+        } finally {
+            proxy.stop();
+        }
+    }
+}

@@ -1,0 +1,325 @@
+package chunkrelay.storage;
+
+import com.github.luben.zstd.ZstdInputStream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.ResponseBytes;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.GetObjectResponse;
+import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
+import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.zip.GZIPInputStream;
+
+import static chunkrelay.storage.ArchiveFixtures.DAY;
+import static chunkrelay.storage.ArchiveFixtures.entry;
+import static chunkrelay.storage.ArchiveFixtures.keysUnder;
+import static chunkrelay.storage.ArchiveFixtures.settings;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The archive against a real S3 server (S3Proxy in memory), one fresh bucket per test. */
+class ChunkArchiveTest {
+    private static EmbeddedS3Server server;
+    private static S3Client s3;
+
+    @BeforeAll
+    static void startServer() {
+        server = EmbeddedS3Server.inMemory();
+        s3 = ArchiveFixtures.rawClient(server);
+    }
+
+    @AfterAll
+    static void stopServer() {
+        s3.close();
+        server.close();
+    }
+
+    @Test
+    void storesBothFormsZstdCompressedWithContentHeadersAndMetadata() throws IOException {
+        ArchiveSettings settings = settings(server).withPrefix("archive/");
+        ArchiveEntry entry = entry(0);
+        try (ChunkArchive archive = new ChunkArchive(settings)) {
+            assertEquals(ArchiveResult.STORED, archive.archive(entry));
+        }
+        String stem = "archive/42/2026-11-21/0123456789abcdef0123456789abcdef/" + String.format("%032x", 1);
+        assertEquals(List.of(stem + ".otlp.binpb.zst", stem + ".sentry.json.zst"),
+                keysUnder(s3, settings.bucket(), "archive/"));
+
+        ResponseBytes<GetObjectResponse> sentry = get(settings.bucket(), stem + ".sentry.json.zst");
+        assertArrayEquals(entry.sentryPayload(), unzstd(sentry.asByteArray()));
+        assertEquals("application/json", sentry.response().contentType());
+        assertEquals("zstd", sentry.response().contentEncoding());
+        ResponseBytes<GetObjectResponse> otlp = get(settings.bucket(), stem + ".otlp.binpb.zst");
+        assertArrayEquals(entry.otlpPayload(), unzstd(otlp.asByteArray()));
+        assertEquals("application/x-protobuf", otlp.response().contentType());
+        assertEquals("zstd", otlp.response().contentEncoding());
+
+        for (String key : List.of(stem + ".sentry.json.zst", stem + ".otlp.binpb.zst")) {
+            Map<String, String> metadata = s3.headObject(b -> b.bucket(settings.bucket()).key(key)).metadata();
+            assertEquals("42", metadata.get("project"));
+            assertEquals("0123456789abcdef0123456789abcdef", metadata.get("profiler-id"));
+            assertEquals(String.format("%032x", 1), metadata.get("chunk-id"));
+            assertEquals("app@1.2.3", metadata.get("release"));
+            assertEquals("17", metadata.get("sample-count"));
+            assertEquals("0.1.0-test", metadata.get("relay-version"));
+            assertEquals(entry.metadata().get("platform"), metadata.get("platform"));
+        }
+    }
+
+    @Test
+    void gzipIsSelectable() throws IOException {
+        ArchiveSettings settings = settings(server).withCompression(ArchiveCompression.fromName("gzip"));
+        ArchiveEntry entry = entry(1);
+        try (ChunkArchive archive = new ChunkArchive(settings)) {
+            assertEquals(ArchiveResult.STORED, archive.archive(entry));
+        }
+        String stem = entry.key().stem();
+        assertEquals(List.of(stem + ".otlp.binpb.gz", stem + ".sentry.json.gz"), keysUnder(s3, settings.bucket(), ""));
+        ResponseBytes<GetObjectResponse> sentry = get(settings.bucket(), stem + ".sentry.json.gz");
+        assertEquals("gzip", sentry.response().contentEncoding());
+        assertArrayEquals(entry.sentryPayload(), gunzip(sentry.asByteArray()));
+        assertArrayEquals(entry.otlpPayload(), gunzip(get(settings.bucket(), stem + ".otlp.binpb.gz").asByteArray()));
+    }
+
+    @Test
+    void archivingTheSameChunkAgainIsADuplicateAndWritesNothing() {
+        ArchiveSettings settings = settings(server);
+        ArchiveEntry entry = entry(2);
+        HeadObjectResponse before;
+        try (ChunkArchive archive = new ChunkArchive(settings)) {
+            assertEquals(ArchiveResult.STORED, archive.archive(entry));
+            before = head(settings.bucket(), entry.key().stem() + ".otlp.binpb.zst");
+            assertEquals(ArchiveResult.DUPLICATE, archive.archive(entry));
+        }
+        // a second relay (empty cache) learns it from S3's 412
+        try (ChunkArchive other = new ChunkArchive(settings)) {
+            assertEquals(ArchiveResult.DUPLICATE, other.archive(entry));
+        }
+        assertEquals(2, keysUnder(s3, settings.bucket(), "").size());
+        HeadObjectResponse after = head(settings.bucket(), entry.key().stem() + ".otlp.binpb.zst");
+        assertEquals(before.metadata().get("write-id"), after.metadata().get("write-id"));
+        assertEquals(before.eTag(), after.eTag());
+    }
+
+    @Test
+    void eightConcurrentArchiversOfOneChunkStoreItExactlyOnce() throws Exception {
+        ArchiveSettings settings = settings(server);
+        int archivers = 8;
+        List<ChunkArchive> relays = new ArrayList<>();
+        for (int i = 0; i < archivers; i++) {
+            relays.add(new ChunkArchive(settings));
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(archivers);
+        try {
+            for (int round = 0; round < 10; round++) {
+                ArchiveEntry entry = entry(100 + round);
+                CyclicBarrier start = new CyclicBarrier(archivers);
+                List<Future<ArchiveResult>> results = new ArrayList<>();
+                for (ChunkArchive relay : relays) {
+                    results.add(pool.submit(() -> {
+                        start.await();
+                        return relay.archive(entry);
+                    }));
+                }
+                int stored = 0;
+                for (Future<ArchiveResult> result : results) {
+                    stored += result.get() == ArchiveResult.STORED ? 1 : 0;
+                }
+                assertEquals(1, stored, "round " + round);
+                String stem = entry.key().stem();
+                assertEquals(List.of(stem + ".otlp.binpb.zst", stem + ".sentry.json.zst"),
+                        keysUnder(s3, settings.bucket(), stem));
+                assertArrayEquals(entry.sentryPayload(),
+                        unzstd(get(settings.bucket(), stem + ".sentry.json.zst").asByteArray()));
+                assertArrayEquals(entry.otlpPayload(),
+                        unzstd(get(settings.bucket(), stem + ".otlp.binpb.zst").asByteArray()));
+            }
+        } finally {
+            pool.shutdownNow();
+            relays.forEach(ChunkArchive::close);
+        }
+    }
+
+    @Test
+    void eightThreadsSharingOneArchiveStoreAChunkExactlyOnce() throws Exception {
+        ArchiveSettings settings = settings(server);
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        try (ChunkArchive archive = new ChunkArchive(settings)) {
+            ArchiveEntry entry = entry(200);
+            CyclicBarrier start = new CyclicBarrier(8);
+            List<Future<ArchiveResult>> results = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                results.add(pool.submit(() -> {
+                    start.await();
+                    return archive.archive(entry);
+                }));
+            }
+            int stored = 0;
+            for (Future<ArchiveResult> result : results) {
+                stored += result.get() == ArchiveResult.STORED ? 1 : 0;
+            }
+            assertEquals(1, stored);
+            assertEquals(2, keysUnder(s3, settings.bucket(), "").size());
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void createsTheBucketIfMissing() {
+        ArchiveSettings settings = settings(server);
+        assertThrows(NoSuchBucketException.class, () -> s3.headBucket(b -> b.bucket(settings.bucket())));
+        try (ChunkArchive archive = new ChunkArchive(settings)) {
+            assertEquals(ArchiveResult.STORED, archive.archive(entry(3)));
+        }
+        s3.headBucket(b -> b.bucket(settings.bucket()));
+        assertEquals(2, keysUnder(s3, settings.bucket(), "").size());
+    }
+
+    @Test
+    void aMissingBucketIsRefusedWhenCreationIsOff() {
+        ArchiveSettings settings = settings(server).withCreateBucketIfMissing(false);
+        try (ChunkArchive archive = new ChunkArchive(settings)) {
+            ArchiveUnavailableException e = assertThrows(ArchiveUnavailableException.class,
+                    () -> archive.archive(entry(4)));
+            assertTrue(e.getMessage().contains(settings.bucket()), e.getMessage());
+            assertFalse(archive.reachable());
+        }
+        assertThrows(NoSuchBucketException.class, () -> s3.headBucket(b -> b.bucket(settings.bucket())));
+    }
+
+    @Test
+    void listsArchivedChunksOfAProjectWithinADateRange() {
+        ArchiveSettings settings = settings(server).withPrefix("p/");
+        try (ChunkArchive archive = new ChunkArchive(settings)) {
+            List<ArchiveKey> expected = new ArrayList<>();
+            for (int d = 0; d < 4; d++) {
+                ArchiveEntry mine = entry("42", DAY.plusDays(d), 10 + d);
+                archive.archive(mine);
+                if (d >= 1 && d <= 2) {
+                    expected.add(mine.key());
+                }
+                archive.archive(entry("7", DAY.plusDays(d), 20 + d));
+            }
+            ArchiveEntry second = entry("42", DAY.plusDays(1), 30);
+            archive.archive(second);
+            expected.add(1, second.key());
+            // a Sentry object without its OTLP completion marker is not an archived chunk
+            s3.putObject(b -> b.bucket(settings.bucket())
+                            .key("p/42/" + DAY.plusDays(2) + "/0123456789abcdef0123456789abcdef/ff.sentry.json.zst"),
+                    software.amazon.awssdk.core.sync.RequestBody.fromString("{}"));
+
+            List<ArchivedChunk> listed = archive.list("42", DAY.plusDays(1), DAY.plusDays(2));
+            assertEquals(expected, listed.stream().map(ArchivedChunk::key).toList());
+            for (ArchivedChunk chunk : listed) {
+                assertEquals("p/" + chunk.key().stem() + ".otlp.binpb.zst", chunk.otlpObjectKey());
+                assertEquals("p/" + chunk.key().stem() + ".sentry.json.zst", chunk.sentryObjectKey());
+                assertFalse(chunk.delivered());
+                assertFalse(chunk.markedForReplay());
+            }
+            assertEquals(List.of(), archive.list("42", DAY.minusDays(3), DAY.minusDays(1)));
+        }
+    }
+
+    @Test
+    void readsBackBothFormsOfAListedChunk() {
+        ArchiveSettings settings = settings(server);
+        ArchiveEntry entry = entry(5);
+        try (ChunkArchive archive = new ChunkArchive(settings)) {
+            archive.archive(entry);
+            ArchivedChunk chunk = archive.list("42", DAY, DAY).get(0);
+            assertArrayEquals(entry.otlpPayload(), archive.readOtlp(chunk));
+            assertArrayEquals(entry.sentryPayload(), archive.readSentry(chunk));
+        }
+    }
+
+    @Test
+    void deliveryMarkerReplacesTheReplayMarker() {
+        ArchiveSettings settings = settings(server);
+        ArchiveEntry entry = entry(6);
+        ArchiveEntry other = entry(7);
+        try (ChunkArchive archive = new ChunkArchive(settings)) {
+            archive.archive(entry);
+            archive.archive(other);
+            assertFalse(archive.isDelivered(entry.key()));
+            archive.markForReplay(entry.key(), "queue full");
+            assertTrue(archive.isMarkedForReplay(entry.key()));
+            List<ArchivedChunk> listed = archive.list("42", DAY, DAY);
+            assertEquals(List.of(true, false), listed.stream().map(ArchivedChunk::markedForReplay).toList());
+
+            archive.markDelivered(entry.key());
+            assertTrue(archive.isDelivered(entry.key()));
+            assertFalse(archive.isMarkedForReplay(entry.key()));
+            assertFalse(archive.isDelivered(other.key()));
+            listed = archive.list("42", DAY, DAY);
+            assertEquals(List.of(true, false), listed.stream().map(ArchivedChunk::delivered).toList());
+            assertEquals(List.of(false, false), listed.stream().map(ArchivedChunk::markedForReplay).toList());
+        }
+        String stem = entry.key().stem();
+        assertEquals(List.of(stem + ".delivered", stem + ".otlp.binpb.zst", stem + ".sentry.json.zst"),
+                keysUnder(s3, settings.bucket(), stem));
+    }
+
+    @Test
+    void nonAsciiMetadataIsPercentEncoded() {
+        ArchiveSettings settings = settings(server);
+        ArchiveEntry base = entry(8);
+        ArchiveEntry entry = new ArchiveEntry(base.key(), base.sentryPayload(), base.otlpPayload(),
+                Map.of(ArchiveEntry.RELEASE, "café@1.0 100%"));
+        try (ChunkArchive archive = new ChunkArchive(settings)) {
+            archive.archive(entry);
+        }
+        assertEquals("caf%C3%A9@1.0 100%25",
+                head(settings.bucket(), entry.key().stem() + ".otlp.binpb.zst").metadata().get("release"));
+    }
+
+    @Test
+    void wrongCredentialsAreRefusedWithoutRetrying() {
+        ArchiveSettings settings = settings(server).withCredentials(server.accessKey(), "not-the-secret")
+                .withDeadline(java.time.Duration.ofSeconds(5)).withRetry(4, java.time.Duration.ofSeconds(2));
+        try (ChunkArchive archive = new ChunkArchive(settings)) {
+            long start = System.nanoTime();
+            ArchiveUnavailableException e = assertThrows(ArchiveUnavailableException.class,
+                    () -> archive.archive(entry(9)));
+            assertTrue(e.getCause() instanceof S3Exception s3e && s3e.statusCode() == 403, String.valueOf(e.getCause()));
+            // a retry would have slept at least 1 s first
+            assertTrue(System.nanoTime() - start < 1_000_000_000L);
+        }
+    }
+
+    private static ResponseBytes<GetObjectResponse> get(String bucket, String key) {
+        return s3.getObjectAsBytes(b -> b.bucket(bucket).key(key));
+    }
+
+    private static HeadObjectResponse head(String bucket, String key) {
+        return s3.headObject(b -> b.bucket(bucket).key(key));
+    }
+
+    static byte[] unzstd(byte[] data) throws IOException {
+        try (InputStream in = new ZstdInputStream(new ByteArrayInputStream(data))) {
+            return in.readAllBytes();
+        }
+    }
+
+    private static byte[] gunzip(byte[] data) throws IOException {
+        try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(data))) {
+            return in.readAllBytes();
+        }
+    }
+}

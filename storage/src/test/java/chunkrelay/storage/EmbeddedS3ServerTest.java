@@ -1,0 +1,59 @@
+package chunkrelay.storage;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static chunkrelay.storage.ArchiveFixtures.DAY;
+import static chunkrelay.storage.ArchiveFixtures.entry;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class EmbeddedS3ServerTest {
+
+    @Test
+    void filesystemServerKeepsBothObjectsAsFilesUnderItsDirectory(@TempDir Path directory) throws IOException {
+        ArchiveEntry entry = entry(1);
+        try (EmbeddedS3Server server = EmbeddedS3Server.filesystem(directory);
+             ChunkArchive archive = new ChunkArchive(server.applyTo(ArchiveSettings.defaults()))) {
+            assertEquals(directory.toAbsolutePath().normalize(), server.directory().orElseThrow());
+            assertEquals(ArchiveResult.STORED, archive.archive(entry));
+        }
+        Path stem = directory.resolve(ArchiveSettings.DEFAULT_BUCKET).resolve(entry.key().stem());
+        Path sentry = stem.resolveSibling(stem.getFileName() + ".sentry.json.zst");
+        Path otlp = stem.resolveSibling(stem.getFileName() + ".otlp.binpb.zst");
+        assertArrayEquals(entry.sentryPayload(), ChunkArchiveTest.unzstd(Files.readAllBytes(sentry)));
+        assertArrayEquals(entry.otlpPayload(), ChunkArchiveTest.unzstd(Files.readAllBytes(otlp)));
+
+        // a later relay on the same directory finds the chunk archived
+        try (EmbeddedS3Server server = EmbeddedS3Server.filesystem(directory);
+             ChunkArchive archive = new ChunkArchive(server.applyTo(ArchiveSettings.defaults()))) {
+            assertEquals(ArchiveResult.DUPLICATE, archive.archive(entry));
+            List<ArchivedChunk> listed = archive.list("42", DAY, DAY);
+            assertEquals(List.of(entry.key()), listed.stream().map(ArchivedChunk::key).toList());
+            assertArrayEquals(entry.otlpPayload(), archive.readOtlp(listed.get(0)));
+        }
+    }
+
+    @Test
+    void listensOnLoopbackWithGeneratedOrFixedCredentials() {
+        try (EmbeddedS3Server generated = EmbeddedS3Server.inMemory();
+             EmbeddedS3Server fixed = EmbeddedS3Server.start(null, "relay", "relay-secret")) {
+            assertEquals("127.0.0.1", generated.endpoint().getHost());
+            assertTrue(generated.port() > 0);
+            assertNotEquals(generated.port(), fixed.port());
+            assertEquals(20, generated.accessKey().length());
+            assertEquals(40, generated.secretKey().length());
+            assertEquals("relay", fixed.accessKey());
+            try (ChunkArchive archive = new ChunkArchive(fixed.applyTo(ArchiveSettings.defaults()))) {
+                assertEquals(ArchiveResult.STORED, archive.archive(entry(2)));
+            }
+        }
+    }
+}
