@@ -116,6 +116,9 @@ public final class EmbeddedS3Server implements AutoCloseable {
             } catch (Exception e) {
                 throw new IllegalStateException("cannot stop the embedded S3 server", e);
             }
+            if (!"STOPPED".equals(proxy.getState())) {
+                throw new IllegalStateException("embedded S3 server did not stop, state " + proxy.getState());
+            }
             proxy = null;
         }
     }
@@ -137,6 +140,9 @@ public final class EmbeddedS3Server implements AutoCloseable {
                 .blobStore(blobStore)
                 .endpoint(URI.create("http://127.0.0.1:" + requestedPort))
                 .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, accessKey, secretKey)
+                // no graceful wait: the relay drains its own requests before closing the archive, and
+                // Jetty's wait would otherwise be held up by the client's idle keep-alive connections
+                .stopTimeout(0)
                 .build();
         try {
             started.start();

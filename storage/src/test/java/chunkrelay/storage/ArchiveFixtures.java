@@ -30,13 +30,24 @@ final class ArchiveFixtures {
         return "test-" + BUCKETS.incrementAndGet() + "-" + UUID.randomUUID().toString().substring(0, 8);
     }
 
-    /** Settings for a fresh bucket on {@code server}, with a short deadline suitable for tests. */
+    /**
+     * Settings for a fresh bucket on {@code server} with the default deadline (a cold SDK on a loaded 2-core
+     * machine takes seconds for its first request) and short backoffs.
+     */
     static ArchiveSettings settings(EmbeddedS3Server server) {
         return server.applyTo(ArchiveSettings.defaults())
                 .withBucket(freshBucket())
-                .withDeadline(Duration.ofMillis(1500))
                 .withRetry(4, Duration.ofMillis(50))
-                .withProbeTimeout(Duration.ofMillis(500));
+                .withProbeTimeout(Duration.ofMillis(1000));
+    }
+
+    /** Archives one chunk so that the SDK, S3Proxy and zstd are loaded before a test measures time. */
+    static void warmUp() {
+        try (EmbeddedS3Server server = EmbeddedS3Server.inMemory();
+             ChunkArchive archive = new ChunkArchive(settings(server))) {
+            archive.archive(entry(0));
+            archive.reachable();
+        }
     }
 
     /** An entry whose Sentry form is a recorded SDK chunk and whose OTLP form is {@code otlpSize} bytes. */

@@ -3,6 +3,7 @@ package chunkrelay.storage;
 import org.gaul.s3proxy.BlobStores;
 import org.gaul.s3proxy.S3Proxy;
 import org.gaul.s3proxy.auth.AuthenticationType;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.s3.S3Client;
 
@@ -25,7 +26,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The archive while its S3 server is down, hanging or refusing: each test runs its own server. */
 class ArchiveOutageTest {
+    private static final Duration DEADLINE = Duration.ofSeconds(2);
     private static final Duration SLACK = Duration.ofMillis(700);
+
+    @BeforeAll
+    static void loadEverythingFirst() {
+        ArchiveFixtures.warmUp();
+    }
 
     @Test
     void recentlyArchivedChunksAreAnsweredWithoutS3() {
@@ -43,7 +50,7 @@ class ArchiveOutageTest {
     void stoppedServerFailsWithinTheDeadlineAndTheChunkIsArchivedOnceAfterItReturns() {
         try (EmbeddedS3Server server = EmbeddedS3Server.inMemory();
              S3Client s3 = ArchiveFixtures.rawClient(server)) {
-            ArchiveSettings settings = settings(server);
+            ArchiveSettings settings = settings(server).withDeadline(DEADLINE);
             try (ChunkArchive archive = new ChunkArchive(settings)) {
                 assertEquals(ArchiveResult.STORED, archive.archive(entry(1)));
                 int port = server.port();
@@ -155,6 +162,36 @@ class ArchiveOutageTest {
             }
         } finally {
             proxy.stop();
+        }
+    }
+
+    @Test
+    void aLostResponseToTheOtlpWriteIsSettledByItsWriteId() throws Exception {
+        try (EmbeddedS3Server server = EmbeddedS3Server.inMemory();
+             ResponseDroppingProxy proxy = new ResponseDroppingProxy(server.endpoint(), "PUT /lossy/42/");
+             S3Client s3 = ArchiveFixtures.rawClient(server)) {
+            ArchiveSettings settings = settings(server).withBucket("lossy").withEndpoint(proxy.endpoint());
+            s3.createBucket(b -> b.bucket("lossy"));
+            ArchiveEntry entry = entry(1);
+            try (ChunkArchive archive = new ChunkArchive(settings)) {
+                // the Sentry write is applied but its answer lost; the retry sees 412 and the write id says
+                // the object is ours
+                assertEquals(ArchiveResult.STORED, archive.archive(entry));
+            }
+            assertTrue(proxy.dropped());
+            assertEquals(2, keysUnder(s3, "lossy", "").size());
+        }
+        try (EmbeddedS3Server server = EmbeddedS3Server.inMemory();
+             ResponseDroppingProxy proxy = new ResponseDroppingProxy(server.endpoint(), ".otlp.binpb.zst");
+             S3Client s3 = ArchiveFixtures.rawClient(server)) {
+            ArchiveSettings settings = settings(server).withBucket("lossy").withEndpoint(proxy.endpoint());
+            s3.createBucket(b -> b.bucket("lossy"));
+            try (ChunkArchive archive = new ChunkArchive(settings)) {
+                // without the write id this 412 would read as somebody else's chunk: DUPLICATE
+                assertEquals(ArchiveResult.STORED, archive.archive(entry(1)));
+            }
+            assertTrue(proxy.dropped());
+            assertEquals(2, keysUnder(s3, "lossy", "").size());
         }
     }
 }

@@ -40,6 +40,7 @@ class ChunkArchiveTest {
 
     @BeforeAll
     static void startServer() {
+        ArchiveFixtures.warmUp();
         server = EmbeddedS3Server.inMemory();
         s3 = ArchiveFixtures.rawClient(server);
     }
