@@ -418,14 +418,15 @@ public final class ChunkArchive implements AutoCloseable {
         StringBuilder s = new StringBuilder(Math.min(value.length(), MAX_METADATA_VALUE_LENGTH));
         for (byte b : value.getBytes(StandardCharsets.UTF_8)) {
             int c = b & 0xff;
-            if (c >= 0x20 && c < 0x7f && c != '%') {
+            boolean plain = c >= 0x20 && c < 0x7f && c != '%';
+            if (s.length() + (plain ? 1 : 3) > MAX_METADATA_VALUE_LENGTH) {
+                break;
+            }
+            if (plain) {
                 s.append((char) c);
             } else {
                 s.append('%').append(Character.toUpperCase(Character.forDigit(c >> 4, 16)))
                         .append(Character.toUpperCase(Character.forDigit(c & 0xf, 16)));
-            }
-            if (s.length() >= MAX_METADATA_VALUE_LENGTH) {
-                return s.substring(0, MAX_METADATA_VALUE_LENGTH);
             }
         }
         return s.toString();

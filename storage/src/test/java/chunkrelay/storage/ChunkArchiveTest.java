@@ -5,6 +5,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.ResponseBytes;
+import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
@@ -224,7 +225,7 @@ class ChunkArchiveTest {
             // a Sentry object without its OTLP completion marker is not an archived chunk
             s3.putObject(b -> b.bucket(settings.bucket())
                             .key("p/42/" + DAY.plusDays(2) + "/0123456789abcdef0123456789abcdef/ff.sentry.json.zst"),
-                    software.amazon.awssdk.core.sync.RequestBody.fromString("{}"));
+                    RequestBody.fromString("{}"));
 
             List<ArchivedChunk> listed = archive.list("42", DAY.plusDays(1), DAY.plusDays(2));
             assertEquals(expected, listed.stream().map(ArchivedChunk::key).toList());
@@ -302,6 +303,46 @@ class ChunkArchiveTest {
             // a retry would have slept at least 1 s first
             assertTrue(System.nanoTime() - start < 1_000_000_000L);
         }
+    }
+
+    @Test
+    void longMetadataValuesAreCappedWithoutSplittingAnEscape() {
+        String capped = ChunkArchive.headerSafe("a".repeat(254) + "é");
+        assertEquals("a".repeat(254), capped);
+        assertEquals(256, ChunkArchive.headerSafe("b".repeat(1000)).length());
+    }
+
+    @Test
+    void aSentryObjectLeftWithoutItsCompletionMarkerIsCompletedByTheNextArchiveCall() {
+        ArchiveSettings settings = settings(server);
+        ArchiveEntry entry = entry(10);
+        String stem = entry.key().stem();
+        try (ChunkArchive archive = new ChunkArchive(settings)) {
+            assertTrue(archive.reachable());
+            // what a relay that died between the two writes leaves behind
+            s3.putObject(b -> b.bucket(settings.bucket()).key(stem + ".sentry.json.zst"),
+                    RequestBody.fromBytes(ArchiveCompression.ZSTD.compress(entry.sentryPayload())));
+            assertEquals(List.of(), archive.list("42", DAY, DAY));
+
+            assertEquals(ArchiveResult.STORED, archive.archive(entry));
+            assertEquals(List.of(entry.key()), archive.list("42", DAY, DAY).stream().map(ArchivedChunk::key).toList());
+        }
+        assertEquals(List.of(stem + ".otlp.binpb.zst", stem + ".sentry.json.zst"), keysUnder(s3, settings.bucket(), ""));
+    }
+
+    @Test
+    void aMissingSentryObjectOfAnArchivedChunkIsPutBackByARepeat() throws IOException {
+        ArchiveSettings settings = settings(server);
+        ArchiveEntry entry = entry(11);
+        String sentryKey = entry.key().stem() + ".sentry.json.zst";
+        try (ChunkArchive archive = new ChunkArchive(settings)) {
+            assertEquals(ArchiveResult.STORED, archive.archive(entry));
+        }
+        s3.deleteObject(b -> b.bucket(settings.bucket()).key(sentryKey));
+        try (ChunkArchive archive = new ChunkArchive(settings)) {
+            assertEquals(ArchiveResult.DUPLICATE, archive.archive(entry));
+        }
+        assertArrayEquals(entry.sentryPayload(), unzstd(get(settings.bucket(), sentryKey).asByteArray()));
     }
 
     private static ResponseBytes<GetObjectResponse> get(String bucket, String key) {
