@@ -69,13 +69,17 @@ public final class ChunkArchive implements AutoCloseable {
     private static final Duration MAX_BACKOFF = Duration.ofSeconds(2);
 
     private final ArchiveSettings settings;
+    private final AwsCredentialsProvider credentials;
     private final S3Client s3;
     private final Cache<String, Boolean> recentlyArchived;
     private volatile boolean bucketReady;
 
     public ChunkArchive(ArchiveSettings settings) {
         this.settings = settings;
-        this.s3 = client(settings);
+        this.credentials = settings.accessKey() != null
+                ? StaticCredentialsProvider.create(AwsBasicCredentials.create(settings.accessKey(), settings.secretKey()))
+                : DefaultCredentialsProvider.builder().build();
+        this.s3 = client(settings, credentials);
         this.recentlyArchived = Caffeine.newBuilder().maximumSize(settings.recentChunks()).build();
     }
 
@@ -194,6 +198,13 @@ public final class ChunkArchive implements AutoCloseable {
     @Override
     public void close() {
         s3.close();
+        if (credentials instanceof AutoCloseable closeable) {
+            try {
+                closeable.close();
+            } catch (Exception e) {
+                LOG.debug("closing the credentials provider failed: {}", e.toString());
+            }
+        }
     }
 
     private boolean putIfAbsent(String key, byte[] body, String contentType, Map<String, String> metadata,
@@ -432,10 +443,7 @@ public final class ChunkArchive implements AutoCloseable {
         return s.toString();
     }
 
-    private static S3Client client(ArchiveSettings settings) {
-        AwsCredentialsProvider credentials = settings.accessKey() != null
-                ? StaticCredentialsProvider.create(AwsBasicCredentials.create(settings.accessKey(), settings.secretKey()))
-                : DefaultCredentialsProvider.builder().build();
+    private static S3Client client(ArchiveSettings settings, AwsCredentialsProvider credentials) {
         S3ClientBuilder builder = S3Client.builder()
                 .httpClientBuilder(Apache5HttpClient.builder()
                         .maxConnections(64)

@@ -6,7 +6,12 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 import static chunkrelay.storage.ArchiveFixtures.DAY;
 import static chunkrelay.storage.ArchiveFixtures.entry;
@@ -38,6 +43,44 @@ class EmbeddedS3ServerTest {
             List<ArchivedChunk> listed = archive.list("42", DAY, DAY);
             assertEquals(List.of(entry.key()), listed.stream().map(ArchivedChunk::key).toList());
             assertArrayEquals(entry.otlpPayload(), archive.readOtlp(listed.get(0)));
+        }
+    }
+
+    @Test
+    void filesystemServerLetsOneOfEightConcurrentArchiversStoreAChunk(@TempDir Path directory) throws Exception {
+        try (EmbeddedS3Server server = EmbeddedS3Server.filesystem(directory)) {
+            ArchiveSettings settings = server.applyTo(ArchiveSettings.defaults());
+            List<ChunkArchive> relays = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                relays.add(new ChunkArchive(settings));
+            }
+            relays.get(0).reachable();
+            ExecutorService pool = Executors.newFixedThreadPool(8);
+            try {
+                for (int round = 0; round < 5; round++) {
+                    ArchiveEntry entry = entry(50 + round);
+                    CyclicBarrier start = new CyclicBarrier(8);
+                    List<Future<ArchiveResult>> results = new ArrayList<>();
+                    for (ChunkArchive relay : relays) {
+                        results.add(pool.submit(() -> {
+                            start.await();
+                            return relay.archive(entry);
+                        }));
+                    }
+                    int stored = 0;
+                    for (Future<ArchiveResult> result : results) {
+                        stored += result.get() == ArchiveResult.STORED ? 1 : 0;
+                    }
+                    assertEquals(1, stored, "round " + round);
+                    ArchivedChunk chunk = relays.get(1).list("42", DAY, DAY).stream()
+                            .filter(c -> c.key().equals(entry.key())).findFirst().orElseThrow();
+                    assertArrayEquals(entry.sentryPayload(), relays.get(2).readSentry(chunk));
+                    assertArrayEquals(entry.otlpPayload(), relays.get(3).readOtlp(chunk));
+                }
+            } finally {
+                pool.shutdownNow();
+                relays.forEach(ChunkArchive::close);
+            }
         }
     }
 
