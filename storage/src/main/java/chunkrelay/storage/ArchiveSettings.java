@@ -139,6 +139,17 @@ public record ArchiveSettings(
         return "s3://" + bucket + "/" + prefix + (endpoint == null ? " (AWS " + region + ")" : " at " + endpoint);
     }
 
+    /** Every field but the secret key, which is shown as set or not. */
+    @Override
+    public String toString() {
+        return "ArchiveSettings[endpoint=" + endpoint + ", region=" + region + ", bucket=" + bucket
+                + ", prefix=" + prefix + ", pathStyle=" + pathStyle + ", accessKey=" + accessKey
+                + ", secretKey=" + (secretKey == null ? "unset" : "***") + ", createBucketIfMissing="
+                + createBucketIfMissing + ", compression=" + compression + ", deadline=" + deadline
+                + ", retryAttempts=" + retryAttempts + ", retryBackoff=" + retryBackoff
+                + ", probeTimeout=" + probeTimeout + ", recentChunks=" + recentChunks + "]";
+    }
+
     private static String blankToNull(String s) {
         return s == null || s.isBlank() ? null : s;
     }

@@ -63,4 +63,12 @@ class ArchiveSettingsTest {
         ArchiveKey key = ArchiveKey.of("42", Instant.parse("2026-11-21T23:59:59.9Z"), "p", "c");
         assertEquals("42/2026-11-21/p/c", key.stem());
     }
+
+    @Test
+    void theSecretKeyStaysOutOfLogs() {
+        ArchiveSettings settings = ArchiveSettings.defaults().withCredentials("AKIDEXAMPLE", "wJalrXUtnFEMI");
+        assertTrue(settings.toString().contains("AKIDEXAMPLE"));
+        assertFalse(settings.toString().contains("wJalrXUtnFEMI"));
+        assertFalse(settings.describeTarget().contains("wJalrXUtnFEMI"));
+    }
 }
