@@ -200,8 +200,8 @@ public final class ChunkTranslator {
             if (function != 0) {
                 location.addLines(Line.newBuilder()
                         .setFunctionIndex(function)
-                        .setLine(frame.lineno() == null ? 0 : frame.lineno())
-                        .setColumn(frame.colno() == null ? 0 : frame.colno()));
+                        .setLine(frame.lineno() == null ? 0 : Integer.toUnsignedLong(frame.lineno()))
+                        .setColumn(frame.colno() == null ? 0 : Integer.toUnsignedLong(frame.colno())));
             }
             String platform = frame.platform() != null ? frame.platform() : chunk.platform();
             if (platform != null) {
