@@ -39,6 +39,27 @@ import static chunkrelay.translate.OtlpAttributes.*;
  * (frames and stacks no sample reaches would be orphans in the dictionary and are left out); samples
  * are then plain array lookups, grouped by (stack, thread) into one {@link Sample} carrying all their
  * timestamps. Stateless and thread-safe.
+ *
+ * <p>Where each part of the chunk goes (attribute names in {@link OtlpAttributes}):
+ * <ul>
+ *   <li>frame: {@code Function} (name from {@code function}; file from {@code abs_path}, else
+ *       {@code filename}, else {@code module}), {@code Line} ({@code lineno}, {@code colno}),
+ *       {@code Location} (address from {@code instruction_addr}; attributes {@code profile.frame.type}
+ *       from the frame's platform else the chunk's, {@code sentry.frame.in_app},
+ *       {@code sentry.frame.module}, {@code sentry.frame.platform} when the frame has its own);</li>
+ *   <li>debug image holding a frame's address: {@code Mapping} (range, {@code code_file}, ids);</li>
+ *   <li>sample: a timestamp of the {@code Sample} of its (stack, thread), with {@code thread.id},
+ *       {@code thread.name} and {@code sentry.thread.priority};</li>
+ *   <li>measurements: profile attributes {@code sentry.measurement.<name>};</li>
+ *   <li>chunk id: {@code profile_id}; release, environment, SDK, platform, profiler id, project:
+ *       resource attributes.</li>
+ * </ul>
+ * Left out, because OTLP has no place for them that would not break its invariants: the format
+ * {@code version} (implied by the translation); frames, stacks and debug images no sample reaches
+ * (dictionary items nothing refers to are orphans); {@code lineno}/{@code colno} of a frame that names
+ * neither function, file nor module (a {@code Line} needs a {@code Function}, and a function without
+ * any name is invalid). Relay's normalisation has already dropped thread metadata of threads without
+ * samples.
  */
 public final class ChunkTranslator {
     private final InstrumentationScope scope;
