@@ -184,6 +184,11 @@ class ChunkRulesTest {
                 rejectsRaw("duplicateStackIdInSampleIsInvalidJson",
                         validText().replace("\"stack_id\":1", "\"stack_id\":1,\"stack_id\":1"), INVALID_JSON,
                         "profile.samples[1].stack_id: duplicate"),
+                rejectsRaw("loneSurrogateEscapeInThreadIdIsInvalidJson",
+                        validText().replaceFirst("\"thread_id\":\"1\"", "\"thread_id\":\"\\\\ud800\""), INVALID_JSON,
+                        "profile.samples[0].thread_id"),
+                new Case("surrogatePairEscapeInFunctionIsAccepted", validText()
+                        .replace("\"f1\"", "\"\\ud83d\\ude00\"").getBytes(StandardCharsets.UTF_8), JSON_ITEM, null, null),
                 rejects("negativeFrameIndexIsInvalidJson", r -> ((ArrayNode) stacks(r).get(0)).add(-2), INVALID_JSON,
                         "profile.stacks[0][2]"),
                 rejects("negativeLinenoIsInvalidJson", r -> ((ObjectNode) frames(r).get(0)).put("lineno", -1),
