@@ -43,12 +43,28 @@ final class JsonValues {
         return new ChunkSchemaException(path + ": expected " + expected + ", found " + describe(p.currentToken()));
     }
 
-    /** A Rust {@code String}: a JSON string, never null. */
+    /** A Rust {@code String}: a JSON string, never null, and valid Unicode (no lone surrogate escapes). */
     static String string(JsonParser p, String path) throws IOException, ChunkSchemaException {
         if (p.currentToken() != JsonToken.VALUE_STRING) {
             throw wrongType(p, path, "a string");
         }
-        return p.getText();
+        return unicode(p.getText(), path);
+    }
+
+    /**
+     * serde_json refuses a {@code \\u} escape of half a surrogate pair when it reads a Rust String;
+     * Jackson would pass it on. Keys read as map keys go through here too.
+     */
+    static String unicode(String text, String path) throws ChunkSchemaException {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                throw new ChunkSchemaException(path + ": lone surrogate in a string escape");
+            }
+        }
+        return text;
     }
 
     /** A Rust {@code Option<String>}: null or a string. */

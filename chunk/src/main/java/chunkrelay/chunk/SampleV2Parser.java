@@ -249,9 +249,9 @@ final class SampleV2Parser {
             JsonValues.expectObject(p, "measurements");
             Map<String, Measurement> result = new TreeMap<>();
             while (p.nextToken() == JsonToken.FIELD_NAME) {
-                String key = p.currentName();
+                String key = JsonValues.unicode(p.currentName(), "measurements");
                 p.nextToken();
-                result.put(key, measurement("measurements." + key));
+                result.put(key, measurement("measurements." + JsonValues.abbreviate(key)));
             }
             measurements = result;
         }
@@ -508,7 +508,7 @@ final class SampleV2Parser {
             JsonValues.expectObject(p, "profile.thread_metadata");
             Map<String, ThreadMetadata> result = new TreeMap<>();
             while (p.nextToken() == JsonToken.FIELD_NAME) {
-                String threadId = p.currentName();
+                String threadId = JsonValues.unicode(p.currentName(), "profile.thread_metadata");
                 p.nextToken();
                 String path = "profile.thread_metadata." + JsonValues.abbreviate(threadId);
                 JsonValues.expectObject(p, path);
