@@ -2,7 +2,9 @@ package chunkrelay.chunk;
 
 /**
  * One frame of a chunk, with the fields Relay keeps (every one optional).
- * {@code instructionAddr} is already masked for cocoa after normalisation.
+ * {@code instructionAddr} is already masked for cocoa after normalisation. {@code lineno} and
+ * {@code colno} are unsigned 32-bit in Relay: values above {@link Integer#MAX_VALUE} arrive as their
+ * bit pattern (read them with {@link Integer#toUnsignedLong(int)}).
  */
 public record Frame(
         String function,

@@ -1,0 +1,173 @@
+package chunkrelay.chunk;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+
+import java.io.IOException;
+import java.util.Locale;
+
+/**
+ * Validates and normalises one {@code profile_chunk} item as Sentry's Relay does
+ * ({@code processing::profile_chunks::process} with {@code relay_profiling}), in Relay's order:
+ * <ol>
+ *   <li>a Perfetto item ({@code content_type: application/x-perfetto-trace}) without {@code meta_length}:
+ *       {@code profiling_invalid_sampled_profile}; with it: {@code profiling_platform_not_supported}
+ *       (an Android format this relay does not convert yet);</li>
+ *   <li>a JSON item with {@code meta_length}: {@code profiling_invalid_sampled_profile};</li>
+ *   <li>minimal parse ({@code platform}, {@code version}, {@code sampled_profile}) fails:
+ *       {@code profiling_invalid_json};</li>
+ *   <li>version dispatch: Android trace chunks (platform {@code android}, version "2" or
+ *       "2.android-trace", with {@code sampled_profile}) are an Android format not converted yet, and
+ *       every version other than "2" is not supported: {@code profiling_platform_not_supported};</li>
+ *   <li>full Sample Format V2 parse fails: {@code profiling_invalid_json};</li>
+ *   <li>the item header's {@code platform}, when present, differs from the payload's:
+ *       {@code profiling_invalid_profile_type};</li>
+ *   <li>normalisation ({@link ChunkNormaliser});</li>
+ *   <li>the chunk is larger than the limit: {@code profiling_exceed_size_limit}.</li>
+ * </ol>
+ * Whatever the bytes, the answer is an outcome; no exception escapes {@link #process}.
+ */
+public final class ChunkProcessor {
+    /** Relay's default {@code max_profile_size}: 50 MiB. */
+    public static final long DEFAULT_MAX_CHUNK_BYTES = 50L * 1024 * 1024;
+    public static final String PERFETTO_CONTENT_TYPE = "application/x-perfetto-trace";
+    /** serde_json's recursion limit: 128 levels, of which 127 containers may nest. */
+    static final int MAX_NESTING_DEPTH = 127;
+    /** Prefix of the detail given when the processor itself failed; tests assert it never happens. */
+    static final String INTERNAL_ERROR = "internal error while reading the chunk: ";
+
+    private static final String ANDROID_NOT_CONVERTED =
+            "; Android chunk formats are recognised but not converted by this relay yet";
+
+    private final long maxChunkBytes;
+    private final JsonFactory json;
+
+    public ChunkProcessor(long maxChunkBytes) {
+        if (maxChunkBytes <= 0) {
+            throw new IllegalArgumentException("maxChunkBytes must be positive");
+        }
+        this.maxChunkBytes = maxChunkBytes;
+        // serde_json has no limits on string, name and document length, only on nesting
+        this.json = JsonFactory.builder()
+                .streamReadConstraints(StreamReadConstraints.builder()
+                        .maxNestingDepth(MAX_NESTING_DEPTH)
+                        .maxStringLength(Integer.MAX_VALUE)
+                        .maxNameLength(Integer.MAX_VALUE)
+                        .maxNumberLength(100_000)
+                        .build())
+                .disable(JsonFactory.Feature.FAIL_ON_SYMBOL_HASH_OVERFLOW)
+                .build();
+    }
+
+    public long maxChunkBytes() {
+        return maxChunkBytes;
+    }
+
+    /** Validates and normalises one chunk payload; never throws for any payload or header. */
+    public ChunkOutcome process(byte[] payload, ChunkItemHeader header) {
+        try {
+            return new ChunkOutcome.Accepted(processOrReject(payload, header));
+        } catch (ChunkRejectedException e) {
+            return new ChunkOutcome.Rejected(e.rejection());
+        } catch (RuntimeException | StackOverflowError e) {
+            return rejected(ChunkRejectionReason.INVALID_JSON, INTERNAL_ERROR + e);
+        }
+    }
+
+    private ProfileChunk processOrReject(byte[] payloadOrNull, ChunkItemHeader headerOrNull)
+            throws ChunkRejectedException {
+        byte[] payload = payloadOrNull == null ? new byte[0] : payloadOrNull;
+        ChunkItemHeader header = headerOrNull == null ? new ChunkItemHeader(null, null, false) : headerOrNull;
+        if (isPerfetto(header.contentType())) {
+            if (!header.hasMetaLength()) {
+                throw new ChunkRejectedException(ChunkRejectionReason.INVALID_SAMPLED_PROFILE,
+                        "a Perfetto chunk item needs meta_length to split its JSON metadata from the trace");
+            }
+            throw new ChunkRejectedException(ChunkRejectionReason.PLATFORM_NOT_SUPPORTED,
+                    "Android Perfetto trace chunk (content_type " + PERFETTO_CONTENT_TYPE + ")" + ANDROID_NOT_CONVERTED);
+        }
+        if (header.hasMetaLength()) {
+            throw new ChunkRejectedException(ChunkRejectionReason.INVALID_SAMPLED_PROFILE,
+                    "meta_length is only valid on Perfetto chunk items, this one is JSON");
+        }
+
+        MinimalChunk minimal = readJson(() -> MinimalChunk.parse(json, payload));
+        dispatch(minimal);
+        ParsedChunk parsed = readJson(() -> new SampleV2Parser(json).parse(payload));
+
+        if (header.platform() != null && !header.platform().equals(parsed.platform())) {
+            throw new ChunkRejectedException(ChunkRejectionReason.INVALID_PROFILE_TYPE,
+                    "item header platform \"" + JsonValues.abbreviate(header.platform())
+                            + "\" differs from the chunk's platform \"" + JsonValues.abbreviate(parsed.platform()) + "\"");
+        }
+
+        ProfileChunk chunk = ChunkNormaliser.normalise(parsed);
+
+        // Relay measures its re-serialised chunk; the payload it came from stands in for it here
+        if (payload.length > maxChunkBytes) {
+            throw new ChunkRejectedException(ChunkRejectionReason.EXCEED_SIZE_LIMIT,
+                    "chunk of " + payload.length + " bytes exceeds the limit of " + maxChunkBytes + " bytes");
+        }
+        return chunk;
+    }
+
+    private static void dispatch(MinimalChunk minimal) throws ChunkRejectedException {
+        String version = minimal.version();
+        boolean android = minimal.platform().equals("android");
+        boolean androidTrace = android && minimal.hasSampledProfile()
+                && (MinimalChunk.VERSION_2.equals(version) || MinimalChunk.VERSION_2_ANDROID_TRACE.equals(version));
+        if (androidTrace) {
+            throw new ChunkRejectedException(ChunkRejectionReason.PLATFORM_NOT_SUPPORTED,
+                    "Android trace chunk (sampled_profile, version " + version + ")" + ANDROID_NOT_CONVERTED);
+        }
+        if (MinimalChunk.VERSION_2.equals(version)) {
+            return;
+        }
+        String detail;
+        if (version == null) {
+            detail = android
+                    ? "legacy Android chunk without version" + ANDROID_NOT_CONVERTED
+                    : "chunk without version: only Sample Format V2 (version \"2\") is supported";
+        } else if (version.equals(MinimalChunk.VERSION_2_ANDROID_TRACE)) {
+            detail = "version 2.android-trace without sampled_profile" + (android ? ANDROID_NOT_CONVERTED : "");
+        } else {
+            detail = "version " + version + " is the transaction profile format, not a continuous-profiling chunk";
+        }
+        throw new ChunkRejectedException(ChunkRejectionReason.PLATFORM_NOT_SUPPORTED, detail);
+    }
+
+    private static boolean isPerfetto(String contentType) {
+        if (contentType == null) {
+            return false;
+        }
+        int parameters = contentType.indexOf(';');
+        String mediaType = parameters < 0 ? contentType : contentType.substring(0, parameters);
+        return mediaType.trim().toLowerCase(Locale.ROOT).equals(PERFETTO_CONTENT_TYPE);
+    }
+
+    private interface JsonRead<T> {
+        T read() throws IOException, ChunkSchemaException;
+    }
+
+    /** Runs one parse; a syntax or schema error is {@code profiling_invalid_json} with what and where. */
+    private static <T> T readJson(JsonRead<T> read) throws ChunkRejectedException {
+        try {
+            return read.read();
+        } catch (ChunkSchemaException e) {
+            throw new ChunkRejectedException(ChunkRejectionReason.INVALID_JSON, e.getMessage());
+        } catch (JsonProcessingException e) {
+            JsonLocation at = e.getLocation();
+            String where = at == null ? "" : " at line " + at.getLineNr() + ", column " + at.getColumnNr();
+            throw new ChunkRejectedException(ChunkRejectionReason.INVALID_JSON,
+                    "not valid JSON" + where + ": " + e.getOriginalMessage());
+        } catch (IOException e) {
+            throw new ChunkRejectedException(ChunkRejectionReason.INVALID_JSON, "unreadable chunk: " + e.getMessage());
+        }
+    }
+
+    private static ChunkOutcome rejected(ChunkRejectionReason reason, String detail) {
+        return new ChunkOutcome.Rejected(new ChunkRejection(reason, detail));
+    }
+}

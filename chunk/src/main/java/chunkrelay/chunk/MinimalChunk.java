@@ -1,0 +1,78 @@
+package chunkrelay.chunk;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+
+import java.io.IOException;
+
+/**
+ * What Relay reads first from a chunk to route it: {@code platform} (required string), {@code version}
+ * (optional; "1", "2" or "2.android-trace", anything else is an error) and whether a non-null
+ * {@code sampled_profile} is present. Every other value is skipped, but still has to be well-formed JSON.
+ *
+ * @param version null when the payload has no {@code version}
+ */
+record MinimalChunk(String platform, String version, boolean hasSampledProfile) {
+    static final String VERSION_1 = "1";
+    static final String VERSION_2 = "2";
+    static final String VERSION_2_ANDROID_TRACE = "2.android-trace";
+
+    /** Reads the root object only; like Relay, nothing after the root value is looked at. */
+    static MinimalChunk parse(JsonFactory factory, byte[] payload) throws IOException, ChunkSchemaException {
+        try (JsonParser p = factory.createParser(payload)) {
+            p.nextToken();
+            JsonValues.expectObject(p, "the chunk");
+            String platform = null;
+            String version = null;
+            boolean hasVersion = false;
+            boolean hasSampledProfile = false;
+            boolean seenSampledProfile = false;
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String name = p.currentName();
+                p.nextToken();
+                switch (name) {
+                    case "platform" -> {
+                        if (platform != null) {
+                            throw duplicate(name);
+                        }
+                        platform = JsonValues.string(p, name);
+                    }
+                    case "version" -> {
+                        if (hasVersion) {
+                            throw duplicate(name);
+                        }
+                        hasVersion = true;
+                        version = version(p);
+                    }
+                    case "sampled_profile" -> {
+                        if (seenSampledProfile) {
+                            throw duplicate(name);
+                        }
+                        seenSampledProfile = true;
+                        hasSampledProfile = p.currentToken() != JsonToken.VALUE_NULL;
+                        p.skipChildren();
+                    }
+                    default -> p.skipChildren();
+                }
+            }
+            if (platform == null) {
+                throw new ChunkSchemaException("missing field platform");
+            }
+            return new MinimalChunk(platform, version, hasSampledProfile);
+        }
+    }
+
+    static String version(JsonParser p) throws IOException, ChunkSchemaException {
+        String version = JsonValues.string(p, "version");
+        if (!version.equals(VERSION_1) && !version.equals(VERSION_2) && !version.equals(VERSION_2_ANDROID_TRACE)) {
+            throw new ChunkSchemaException("version: unknown variant \"" + JsonValues.abbreviate(version)
+                    + "\", expected \"1\", \"2\" or \"2.android-trace\"");
+        }
+        return version;
+    }
+
+    static ChunkSchemaException duplicate(String field) {
+        return new ChunkSchemaException("duplicate field " + field);
+    }
+}

@@ -1,0 +1,37 @@
+package chunkrelay.chunk;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A Sample Format V2 chunk as parsed, before normalisation: samples in payload order, possibly
+ * referencing stacks or frames that do not exist. Sample stack ids of {@link JsonValues#INDEX_OUT_OF_RANGE}
+ * stand for ids too large for any array; likewise frame indices in stacks.
+ */
+record ParsedChunk(
+        SentryUuid chunkId,
+        SentryUuid profilerId,
+        String platform,
+        String release,
+        String environment,
+        ClientSdk clientSdk,
+        String version,
+        List<Frame> frames,
+        int[] stackOffsets,
+        int[] stackFrames,
+        long[] sampleTimestampNanos,
+        int[] sampleStackIds,
+        int[] sampleThreadIndices,
+        List<String> threadIds,
+        Map<String, ThreadMetadata> threadMetadata,
+        List<DebugImage> debugImages,
+        Map<String, Measurement> measurements) {
+
+    int sampleCount() {
+        return sampleStackIds.length;
+    }
+
+    int stackCount() {
+        return stackOffsets.length - 1;
+    }
+}

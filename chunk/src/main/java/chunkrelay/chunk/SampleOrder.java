@@ -1,0 +1,69 @@
+package chunkrelay.chunk;
+
+/**
+ * Stable sort of parallel sample arrays by timestamp, on primitives (a merge sort over an index
+ * permutation), so a million samples sort without boxing. Already sorted input, the usual case, costs
+ * one pass.
+ */
+final class SampleOrder {
+
+    private SampleOrder() {
+    }
+
+    static void stableSortByTime(long[] times, int[] stacks, int[] threads) {
+        int n = times.length;
+        if (isSorted(times)) {
+            return;
+        }
+        int[] order = new int[n];
+        for (int i = 0; i < n; i++) {
+            order[i] = i;
+        }
+        int[] scratch = new int[n];
+        for (int width = 1; width < n; width *= 2) {
+            for (int lo = 0; lo < n - width; lo += 2 * width) {
+                merge(times, order, scratch, lo, lo + width, Math.min(lo + 2 * width, n));
+            }
+        }
+        long[] sortedTimes = new long[n];
+        for (int i = 0; i < n; i++) {
+            sortedTimes[i] = times[order[i]];
+        }
+        System.arraycopy(sortedTimes, 0, times, 0, n);
+        permute(stacks, order, scratch);
+        permute(threads, order, scratch);
+    }
+
+    private static boolean isSorted(long[] times) {
+        for (int i = 1; i < times.length; i++) {
+            if (times[i] < times[i - 1]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Merges order[lo..mid) and order[mid..hi); on ties the left run goes first, which keeps it stable. */
+    private static void merge(long[] times, int[] order, int[] scratch, int lo, int mid, int hi) {
+        int left = lo;
+        int right = mid;
+        int out = lo;
+        while (left < mid && right < hi) {
+            scratch[out++] = times[order[right]] < times[order[left]] ? order[right++] : order[left++];
+        }
+        while (left < mid) {
+            scratch[out++] = order[left++];
+        }
+        while (right < hi) {
+            scratch[out++] = order[right++];
+        }
+        System.arraycopy(scratch, lo, order, lo, hi - lo);
+    }
+
+    private static void permute(int[] values, int[] order, int[] scratch) {
+        for (int i = 0; i < values.length; i++) {
+            scratch[i] = values[order[i]];
+        }
+        System.arraycopy(scratch, 0, values, 0, values.length);
+    }
+}

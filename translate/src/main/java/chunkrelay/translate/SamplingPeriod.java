@@ -1,0 +1,42 @@
+package chunkrelay.translate;
+
+import chunkrelay.chunk.ProfileChunk;
+
+import java.util.Arrays;
+
+/** The sampling interval a chunk shows, for {@code Profile.period}. */
+final class SamplingPeriod {
+    /** Sentry SDKs sample at 101 Hz. */
+    static final long DEFAULT_NANOS = 1_000_000_000L / 101;
+
+    private SamplingPeriod() {
+    }
+
+    /**
+     * The median of the gaps between consecutive samples of the same thread (threads are sampled
+     * together, so gaps across threads say nothing); {@link #DEFAULT_NANOS} when no thread has two
+     * samples at distinct times.
+     */
+    static long medianThreadDelta(ProfileChunk chunk) {
+        int n = chunk.sampleCount();
+        long[] previous = new long[chunk.threadCount()];
+        boolean[] seen = new boolean[chunk.threadCount()];
+        long[] deltas = new long[n];
+        int count = 0;
+        for (int s = 0; s < n; s++) {
+            int thread = chunk.sampleThreadIndex(s);
+            long t = chunk.sampleTimestampNanos(s);
+            if (seen[thread] && t > previous[thread]) {
+                deltas[count++] = t - previous[thread];
+            }
+            previous[thread] = t;
+            seen[thread] = true;
+        }
+        if (count == 0) {
+            return DEFAULT_NANOS;
+        }
+        Arrays.sort(deltas, 0, count);
+        int mid = count / 2;
+        return count % 2 == 1 ? deltas[mid] : deltas[mid - 1] + (deltas[mid] - deltas[mid - 1]) / 2;
+    }
+}
