@@ -1,5 +1,6 @@
 package chunkrelay.envelope;
 
+import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpHeaders;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
@@ -40,9 +41,9 @@ public class EnvelopeController {
     @Post(uri = "/api/{projectId}/envelope/", consumes = MediaType.ALL, produces = MediaType.APPLICATION_JSON)
     @ExecuteOn(TaskExecutors.BLOCKING)
     public HttpResponse<Map<String, String>> envelope(@PathVariable String projectId, HttpRequest<?> request,
-                                                     @Body InputStream body) throws IOException {
+                                                     @Nullable @Body InputStream body) throws IOException {
         Instant receivedAt = Instant.now();
-        try (body) {
+        try (InputStream wire = body == null ? InputStream.nullInputStream() : body) {
             ContentDecoding.Encoding encoding =
                     ContentDecoding.encodingOf(request.getHeaders().get(HttpHeaders.CONTENT_ENCODING));
             long project = ProjectIds.parse(projectId).orElseThrow(() ->
@@ -62,7 +63,7 @@ public class EnvelopeController {
             }).orElse(null);
             String eventId = ingest.ingest(
                     new EnvelopeIngest.Sender(project, publicKey, requestOrigin(request), receivedAt),
-                    decoding.decode(encoding, body));
+                    decoding.decode(encoding, wire));
             return HttpResponse.ok(eventId == null ? Map.of() : Map.of("id", eventId));
         }
     }
