@@ -102,6 +102,8 @@ public final class EnvelopeReader {
         pending = null;
         PayloadSink sink = new PayloadSink(max);
         if (item.length() != null) {
+            // a stated length within the limit is allocated once; a liar costs no more than an honest client
+            sink.expect(item.length());
             long remaining = item.length();
             if (remaining > 0 && pendingHeaderAtEof) {
                 throw RelayError.invalidEnvelope("unexpected end of file");
@@ -266,6 +268,12 @@ public final class EnvelopeReader {
 
         PayloadSink(long max) {
             this.max = max;
+        }
+
+        void expect(long length) {
+            if (max >= 0 && length <= max) {
+                bytes = new byte[(int) length];
+            }
         }
 
         void write(byte[] src, int off, int len) {

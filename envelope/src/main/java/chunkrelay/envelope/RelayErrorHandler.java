@@ -1,6 +1,7 @@
 package chunkrelay.envelope;
 
 import io.micronaut.context.annotation.Requires;
+import io.micronaut.http.HttpHeaders;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.annotation.Produces;
@@ -27,6 +28,8 @@ public class RelayErrorHandler implements ExceptionHandler<RelayError, HttpRespo
         if (!error.causes().isEmpty()) {
             body.put("causes", error.causes());
         }
-        return HttpResponse.<Map<String, Object>>status(error.status()).body(body);
+        // the body may be partly unread: close the connection rather than leave the client blocked sending it
+        return HttpResponse.<Map<String, Object>>status(error.status()).header(HttpHeaders.CONNECTION, "close")
+                .body(body);
     }
 }

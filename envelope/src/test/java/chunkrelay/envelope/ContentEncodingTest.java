@@ -62,7 +62,7 @@ class ContentEncodingTest {
 
     static byte[] brotli(byte[] data) throws IOException {
         Brotli4jLoader.ensureAvailability();
-        return Encoder.compress(data);
+        return Encoder.compress(data, new Encoder.Parameters().setQuality(4));
     }
 
     static byte[] zstd(byte[] data) {
