@@ -174,6 +174,24 @@ class EndpointAuthTest {
     }
 
     @Test
+    void acceptsPathWithoutTrailingSlashToo() {
+        assertEquals(200, client.post("/api/1/envelope", Envelopes.withChunk(), "X-Sentry-Auth", AUTH).status());
+    }
+
+    @Test
+    void answersCorsPreflightForBrowserSdks() throws Exception {
+        java.net.http.HttpResponse<String> response = java.net.http.HttpClient.newHttpClient().send(
+                java.net.http.HttpRequest.newBuilder(server.getURI().resolve(PATH))
+                        .method("OPTIONS", java.net.http.HttpRequest.BodyPublishers.noBody())
+                        .header("Origin", "https://app.example")
+                        .header("Access-Control-Request-Method", "POST")
+                        .header("Access-Control-Request-Headers", "x-sentry-auth,content-type").build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, response.statusCode());
+        assertEquals("https://app.example", response.headers().firstValue("Access-Control-Allow-Origin").orElse(null));
+    }
+
+    @Test
     void ignoresContentType() {
         for (String type : new String[] {"application/x-sentry-envelope", "text/plain;charset=UTF-8",
                 "application/json", "image/png"}) {
