@@ -75,7 +75,7 @@ public final class EnvelopeReader {
 
     /**
      * Reads the pending payload into memory when it has at most {@code max} bytes; a larger one is skipped and
-     * null returned. Its size is then in {@link ItemHeader}-independent {@link #lastPayloadSize()}.
+     * null returned. Either way its size is then {@link #lastPayloadSize()}.
      */
     public byte[] readPayload(long max) {
         return takePayload(max);
