@@ -128,15 +128,13 @@ public class EnvelopeIngest {
     }
 
     /**
-     * Without auth in the request, the envelope header must carry a full dsn; Relay then answers 401 for anything
-     * it cannot read as such.
+     * Without auth in the request, the envelope header must be a JSON object carrying a full dsn; Relay answers
+     * 401 for anything it cannot read as such, and checks the header's other fields afterwards (400).
      */
     private static EnvelopeHeaders headersAsAuth(EnvelopeReader reader) {
         ObjectNode json;
-        EnvelopeHeaders headers;
         try {
             json = reader.readHeaders();
-            headers = EnvelopeHeaders.from(json);
         } catch (RelayError e) {
             if (e.status() != HttpStatus.BAD_REQUEST || !e.detail().equals("invalid event envelope")
                     && !e.detail().equals("empty request body")) {
@@ -145,10 +143,15 @@ public class EnvelopeIngest {
             throw new RelayError(HttpStatus.UNAUTHORIZED, "bad envelope authentication header",
                     e.causes().isEmpty() ? List.of(e.detail()) : List.of(e.causes().get(e.causes().size() - 1)));
         }
-        if (headers.dsn() == null) {
+        com.fasterxml.jackson.databind.JsonNode dsn = json.get("dsn");
+        if (dsn == null || dsn.isNull()) {
             throw new RelayError(HttpStatus.UNAUTHORIZED, "bad envelope authentication header", "missing field `dsn`");
         }
-        return headers;
+        if (!dsn.isTextual() || Dsn.parse(dsn.textValue()).isEmpty()) {
+            throw new RelayError(HttpStatus.UNAUTHORIZED, "bad envelope authentication header",
+                    "invalid value for `dsn`: expected a DSN with a 32-character key and a project id");
+        }
+        return EnvelopeHeaders.from(json);
     }
 
     private static void checkAgainstRequest(EnvelopeHeaders headers, Sender sender) {

@@ -95,6 +95,18 @@ class EndpointAuthTest {
     }
 
     @Test
+    void refusesEnvelopeDsnThatIsNotAFullDsnWith401() {
+        assertAnswer(401, "bad envelope authentication header", client.post(PATH,
+                Envelopes.withChunk("{\"dsn\":\"https://relay.example/1\"}")));
+    }
+
+    @Test
+    void checksOtherHeaderFieldsAfterTheEnvelopeDsnWith400() {
+        assertAnswer(400, "invalid event envelope", client.post(PATH, Envelopes.withChunk(
+                "{\"event_id\":\"nope\",\"dsn\":\"https://" + KEY + "@relay.example/1\"}")));
+    }
+
+    @Test
     void refusesEmptyBodyWithoutAuthWith401() {
         assertEquals(401, client.post(PATH, new byte[0]).status());
     }
