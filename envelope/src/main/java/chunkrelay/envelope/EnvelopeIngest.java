@@ -33,12 +33,15 @@ public class EnvelopeIngest {
     private final ProjectRegistry projects;
     private final ChunkPipeline pipeline;
     private final MeterRegistry meters;
+    private final ChunkMemoryBudget budget;
 
-    public EnvelopeIngest(RelayLimits limits, ProjectRegistry projects, ChunkPipeline pipeline, MeterRegistry meters) {
+    public EnvelopeIngest(RelayLimits limits, ProjectRegistry projects, ChunkPipeline pipeline, MeterRegistry meters,
+                          ChunkMemoryBudget budget) {
         this.limits = limits;
         this.projects = projects;
         this.pipeline = pipeline;
         this.meters = meters;
+        this.budget = budget;
     }
 
     /**
@@ -54,8 +57,8 @@ public class EnvelopeIngest {
 
     /** Reads the envelope and hands its chunks over; returns its event id (null when it has none). */
     public String ingest(Sender sender, InputStream decoded) {
-        try {
-            return read(sender, decoded);
+        try (ChunkMemoryBudget.Reservation reservation = budget.open()) {
+            return read(sender, decoded, reservation);
         } catch (RelayError e) {
             if (e.status() == HttpStatus.BAD_REQUEST || e.status() == HttpStatus.UNAUTHORIZED) {
                 // Relay reads the whole body before parsing it: a body over the limit or failing to decode
@@ -66,7 +69,7 @@ public class EnvelopeIngest {
         }
     }
 
-    private String read(Sender sender, InputStream decoded) {
+    private String read(Sender sender, InputStream decoded, ChunkMemoryBudget.Reservation reservation) {
         EnvelopeReader reader = new EnvelopeReader(decoded, limits.maxHeaderBytes());
         EnvelopeHeaders headers;
         long projectId = sender.projectId();
@@ -94,7 +97,7 @@ public class EnvelopeIngest {
         while ((item = reader.nextItem()) != null) {
             types.add(item.type());
             if (item.isProfileChunk()) {
-                byte[] payload = reader.readPayload(limits.maxChunkBytes());
+                byte[] payload = reader.readPayload(limits.maxChunkBytes(), reservation);
                 boolean fits = profileLimit.apply(item, reader.lastPayloadSize());
                 if (fits) {
                     chunks.add(new ProfileChunkItem(projectId, publicKey, item.type(),

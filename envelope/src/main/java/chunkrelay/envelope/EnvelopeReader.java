@@ -78,12 +78,22 @@ public final class EnvelopeReader {
      * null returned. Either way its size is then {@link #lastPayloadSize()}.
      */
     public byte[] readPayload(long max) {
-        return takePayload(max);
+        return takePayload(max, bytes -> { });
+    }
+
+    /** Like {@link #readPayload(long)}, claiming every byte it holds from a budget first. */
+    public byte[] readPayload(long max, PayloadBudget budget) {
+        return takePayload(max, budget);
+    }
+
+    /** Memory a payload may take; refuses (throws) when there is none left. */
+    public interface PayloadBudget {
+        void reserve(long bytes);
     }
 
     /** Skips the pending payload without keeping it; returns its size. */
     public long skipPayload() {
-        takePayload(-1);
+        takePayload(-1, bytes -> { });
         return lastPayloadSize;
     }
 
@@ -94,13 +104,13 @@ public final class EnvelopeReader {
         return lastPayloadSize;
     }
 
-    private byte[] takePayload(long max) {
+    private byte[] takePayload(long max, PayloadBudget budget) {
         ItemHeader item = pending;
         if (item == null) {
             throw new IllegalStateException("no item pending");
         }
         pending = null;
-        PayloadSink sink = new PayloadSink(max);
+        PayloadSink sink = new PayloadSink(max, budget);
         if (item.length() != null) {
             // a stated length within the limit is allocated once; a liar costs no more than an honest client
             sink.expect(item.length());
@@ -263,15 +273,18 @@ public final class EnvelopeReader {
     /** Collects a payload up to a limit, then only counts. */
     private static final class PayloadSink {
         private final long max;
+        private final PayloadBudget budget;
         private byte[] bytes = new byte[0];
         private long size;
 
-        PayloadSink(long max) {
+        PayloadSink(long max, PayloadBudget budget) {
             this.max = max;
+            this.budget = budget;
         }
 
         void expect(long length) {
             if (max >= 0 && length <= max) {
+                budget.reserve(length);
                 bytes = new byte[(int) length];
             }
         }
@@ -280,7 +293,9 @@ public final class EnvelopeReader {
             long newSize = size + len;
             if (max >= 0 && newSize <= max) {
                 if (newSize > bytes.length) {
-                    bytes = Arrays.copyOf(bytes, (int) Math.min(max, Math.max(newSize, bytes.length * 2L)));
+                    int grown = (int) Math.min(max, Math.max(newSize, bytes.length * 2L));
+                    budget.reserve(grown - bytes.length);
+                    bytes = Arrays.copyOf(bytes, grown);
                 }
                 System.arraycopy(src, off, bytes, (int) size, len);
             } else {

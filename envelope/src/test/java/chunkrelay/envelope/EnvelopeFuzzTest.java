@@ -47,11 +47,12 @@ class EnvelopeFuzzTest {
     void everyMutatedEnvelopeEndsInAcceptanceOrAClean4xx() {
         AtomicInteger chunks = new AtomicInteger();
         ChunkPipeline pipeline = items -> chunks.addAndGet(items.size());
-        EnvelopeIngest defaults = new EnvelopeIngest(new RelayLimits(200L << 20, 50L << 20, 1 << 20),
-                new ProjectRegistry(List.of()), pipeline, new SimpleMeterRegistry());
-        RelayLimits smallLimits = new RelayLimits(1 << 20, 64 << 10, 4 << 10);
+        RelayLimits defaultLimits = new RelayLimits(200L << 20, 50L << 20, 1 << 20, 256L << 20);
+        EnvelopeIngest defaults = new EnvelopeIngest(defaultLimits, new ProjectRegistry(List.of()), pipeline,
+                new SimpleMeterRegistry(), new ChunkMemoryBudget(defaultLimits));
+        RelayLimits smallLimits = new RelayLimits(1 << 20, 64 << 10, 4 << 10, 1 << 20);
         EnvelopeIngest small = new EnvelopeIngest(smallLimits, new ProjectRegistry(List.of()), pipeline,
-                new SimpleMeterRegistry());
+                new SimpleMeterRegistry(), new ChunkMemoryBudget(smallLimits));
         ContentDecoding decoding = new ContentDecoding(smallLimits);
         EnvelopeMutator mutator = new EnvelopeMutator(SEED);
         Random random = mutator.random();
