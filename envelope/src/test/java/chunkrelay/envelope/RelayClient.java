@@ -1,0 +1,63 @@
+package chunkrelay.envelope;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.function.Supplier;
+import java.io.InputStream;
+
+/** Speaks plain HTTP to a running relay, sending exact bytes and headers. */
+final class RelayClient {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final URI base;
+
+    RelayClient(URI base) {
+        this.base = base;
+    }
+
+    record Answer(int status, JsonNode body, String raw) {
+        String detail() {
+            return body.path("detail").asText(null);
+        }
+
+        String causes() {
+            return body.path("causes").toString();
+        }
+    }
+
+    Answer post(String pathAndQuery, byte[] body, String... headers) {
+        return send(pathAndQuery, HttpRequest.BodyPublishers.ofByteArray(body), headers);
+    }
+
+    /** A body streamed with chunked transfer encoding. */
+    Answer postStream(String pathAndQuery, Supplier<InputStream> body, String... headers) {
+        return send(pathAndQuery, HttpRequest.BodyPublishers.ofInputStream(body), headers);
+    }
+
+    Answer send(String pathAndQuery, HttpRequest.BodyPublisher body, String... headers) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(pathAndQuery))
+                .timeout(Duration.ofSeconds(60)).POST(body);
+        if (headers.length > 0) {
+            request.headers(headers);
+        }
+        try {
+            HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            String raw = response.body();
+            JsonNode json = raw.isEmpty() ? JSON.missingNode() : JSON.readTree(raw);
+            return new Answer(response.statusCode(), json, raw);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}
