@@ -2,10 +2,14 @@ package chunkrelay.envelope.sdk;
 
 import io.sentry.ProfileLifecycle;
 import io.sentry.Sentry;
+import io.sentry.SentryEnvelopeItem;
+import io.sentry.SentryItemType;
 import io.sentry.SentryLevel;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Runs sentry-java with continuous profiling (manual lifecycle, async-profiler) against the relay named by the DSN,
@@ -31,6 +35,7 @@ public final class JavaSdkDriver {
         }
         long busyMillis = args.length > 1 ? Long.parseLong(args[1]) : 6_000;
         // The SDK disables profiling without a writable traces directory: async-profiler writes JFR files there.
+        CountDownLatch chunkCaptured = new CountDownLatch(1);
         Path tracesDir = Files.createTempDirectory("chunk-relay-java-profiles");
 
         Sentry.init(options -> {
@@ -43,6 +48,13 @@ public final class JavaSdkDriver {
             options.setProfileLifecycle(ProfileLifecycle.MANUAL);
             options.setProfilingTracesDirPath(tracesDir.toString());
             options.setShutdownTimeoutMillis(10_000);
+            options.setBeforeEnvelopeCallback((envelope, hint) -> {
+                for (SentryEnvelopeItem item : envelope.getItems()) {
+                    if (item.getHeader().getType() == SentryItemType.ProfileChunk) {
+                        chunkCaptured.countDown();
+                    }
+                }
+            });
         });
         if (!Sentry.isEnabled() || !Sentry.getCurrentScopes().getOptions().isContinuousProfilingEnabled()) {
             System.err.println("chunk-relay java driver: Sentry or continuous profiling did not start");
@@ -54,7 +66,12 @@ public final class JavaSdkDriver {
         busy.start();
         busy.join();
         Sentry.stopProfiler();
-        // Stopping hands the last chunk to the SDK's executor; close() waits for it and for the transport.
+        // Stopping hands the last chunk to the SDK's executor, which converts the JFR file and only then captures
+        // it: a flush right away finds nothing queued, and close() can shut the client before the capture.
+        if (!chunkCaptured.await(30, TimeUnit.SECONDS)) {
+            System.err.println("chunk-relay java driver: no profile chunk was captured within 30 s of stopping");
+            System.exit(4);
+        }
         Sentry.flush(10_000);
         Sentry.close();
         System.out.println("chunk-relay java driver: done, checksum " + checksum);
