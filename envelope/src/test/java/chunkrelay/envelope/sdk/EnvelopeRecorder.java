@@ -12,10 +12,16 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.regex.Matcher;
@@ -23,32 +29,56 @@ import java.util.regex.Pattern;
 import java.util.zip.GZIPInputStream;
 
 /**
- * A stand-in relay for SDK runs: a real HTTP server on loopback that takes {@code POST /api/{id}/envelope/}, decodes
- * gzip, splits the envelope, records it with the status it answered, and answers like Relay ({@code 200
- * {"id":...}}). It checks the project id and public key of its {@link RelayTarget}, so a DSN mistake shows up as a
- * 401 or 404 instead of silently passing.
+ * Records what SDKs send: a real HTTP server on loopback that takes {@code POST /api/{id}/envelope/}, decodes gzip,
+ * splits the envelope and records it with the status the SDK got back. Two modes:
+ * <ul>
+ *   <li>{@link #start} stands in for the relay and answers like Relay ({@code 200 {"id":...}}). It checks the
+ *   project id and public key, so a DSN mistake shows up as a 401 or 404 instead of silently passing.</li>
+ *   <li>{@link #forwardingTo} passes each request unchanged (bytes, path, query, headers) to a real relay and hands
+ *   the relay's answer back to the SDK, recording the relay's status: the SDK talks to the relay, and the test still
+ *   sees every envelope and every answer.</li>
+ * </ul>
  */
 public final class EnvelopeRecorder implements AutoCloseable {
 
     private static final Pattern ENVELOPE_PATH = Pattern.compile("/api/(\\d+)/envelope/");
     private static final Pattern SENTRY_KEY = Pattern.compile("sentry_key=([^,&\\s]+)");
 
+    /** Request headers the HTTP client sets itself when forwarding. */
+    private static final Set<String> HOP_BY_HOP = Set.of("host", "connection", "content-length", "transfer-encoding",
+            "expect", "upgrade", "keep-alive", "http2-settings");
+    /** Relay's answer headers that SDKs act on. */
+    private static final List<String> ANSWER_HEADERS = List.of("Retry-After", "X-Sentry-Rate-Limits");
+
     private final HttpServer server;
     private final long projectId;
     private final String publicKey;
+    private final URI upstream;
+    private final HttpClient client;
     private final List<ReceivedEnvelope> envelopes = new CopyOnWriteArrayList<>();
 
-    private EnvelopeRecorder(long projectId, String publicKey) throws IOException {
+    private EnvelopeRecorder(long projectId, String publicKey, URI upstream) throws IOException {
         this.projectId = projectId;
         this.publicKey = publicKey;
+        this.upstream = upstream;
+        this.client = upstream == null ? null : HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(10)).build();
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         server.createContext("/", this::handle);
+        server.start();
     }
 
+    /** A stand-in relay that accepts envelopes for this project and key. */
     public static EnvelopeRecorder start(long projectId, String publicKey) throws IOException {
-        EnvelopeRecorder recorder = new EnvelopeRecorder(projectId, publicKey);
-        recorder.server.start();
-        return recorder;
+        return new EnvelopeRecorder(projectId, publicKey, null);
+    }
+
+    /**
+     * A recording hop in front of the relay at {@code relay} (its base URL, e.g. {@code http://127.0.0.1:8080}); the
+     * relay decides every answer. Project and key only go into {@link #target()}'s DSN.
+     */
+    public static EnvelopeRecorder forwardingTo(RelayTarget relay) throws IOException {
+        return new EnvelopeRecorder(relay.projectId(), relay.publicKey(), relay.baseUrl());
     }
 
     public RelayTarget target() {
@@ -84,6 +114,10 @@ public final class EnvelopeRecorder implements AutoCloseable {
             try (InputStream body = exchange.getRequestBody()) {
                 raw = body.readAllBytes();
             }
+            if (upstream != null) {
+                forward(exchange, uri, headers, raw);
+                return;
+            }
             Matcher path = ENVELOPE_PATH.matcher(uri.getPath());
             if (!exchange.getRequestMethod().equals("POST") || !path.matches()) {
                 respond(exchange, uri, headers, 404, "{\"detail\":\"not found\"}", null, List.of());
@@ -94,23 +128,14 @@ public final class EnvelopeRecorder implements AutoCloseable {
                 return;
             }
             String encoding = headers.getOrDefault("Content-Encoding", List.of("identity")).get(0).trim();
-            byte[] envelope;
-            if (encoding.equalsIgnoreCase("gzip")) {
-                try (InputStream gunzip = new GZIPInputStream(new ByteArrayInputStream(raw))) {
-                    envelope = gunzip.readAllBytes();
-                } catch (IOException e) {
-                    respond(exchange, uri, headers, 400, "{\"detail\":\"invalid gzip body\"}", null, List.of());
-                    return;
-                }
-            } else if (encoding.isEmpty() || encoding.equalsIgnoreCase("identity")) {
-                envelope = raw;
-            } else {
+            if (!encoding.isEmpty() && !encoding.equalsIgnoreCase("identity") && !encoding.equalsIgnoreCase("gzip")) {
                 respond(exchange, uri, headers, 415, "{\"detail\":\"unsupported encoding\"}", null, List.of());
                 return;
             }
             JsonNode header;
             List<ReceivedEnvelope.Item> items;
             try {
+                byte[] envelope = decode(encoding, raw);
                 header = ReceivedEnvelope.parseHeader(envelope);
                 items = ReceivedEnvelope.parseItems(envelope);
             } catch (IOException e) {
@@ -123,6 +148,51 @@ public final class EnvelopeRecorder implements AutoCloseable {
         }
     }
 
+    private void forward(HttpExchange exchange, URI uri, Map<String, List<String>> headers, byte[] raw)
+            throws IOException {
+        HttpRequest.Builder request = HttpRequest.newBuilder(upstream.resolve(uri.getRawPath()
+                        + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery())))
+                .timeout(Duration.ofSeconds(60))
+                .method(exchange.getRequestMethod(), HttpRequest.BodyPublishers.ofByteArray(raw));
+        headers.forEach((name, values) -> {
+            if (!HOP_BY_HOP.contains(name.toLowerCase(Locale.ROOT))) {
+                values.forEach(value -> request.header(name, value));
+            }
+        });
+        HttpResponse<String> answer;
+        try {
+            answer = client.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted forwarding to " + upstream, e);
+        } catch (IOException e) {
+            // 502 marks the hop, not the relay, as what failed; the run check then reports it.
+            respond(exchange, uri, headers, 502, "{\"detail\":\"relay unreachable: " + e + "\"}", null, List.of());
+            return;
+        }
+        ANSWER_HEADERS.forEach(name -> answer.headers().firstValue(name)
+                .ifPresent(value -> exchange.getResponseHeaders().set(name, value)));
+        JsonNode header = null;
+        List<ReceivedEnvelope.Item> items = List.of();
+        try {
+            byte[] envelope = decode(headers.getOrDefault("Content-Encoding", List.of("")).get(0).trim(), raw);
+            header = ReceivedEnvelope.parseHeader(envelope);
+            items = ReceivedEnvelope.parseItems(envelope);
+        } catch (IOException e) {
+            // Left for the relay to judge: the recording keeps the request line, headers and the relay's status.
+        }
+        respond(exchange, uri, headers, answer.statusCode(), answer.body(), header, items);
+    }
+
+    private static byte[] decode(String encoding, byte[] raw) throws IOException {
+        if (!encoding.equalsIgnoreCase("gzip")) {
+            return raw;
+        }
+        try (InputStream gunzip = new GZIPInputStream(new ByteArrayInputStream(raw))) {
+            return gunzip.readAllBytes();
+        }
+    }
+
     private void respond(HttpExchange exchange, URI uri, Map<String, List<String>> headers, int status, String body,
                          JsonNode envelopeHeader, List<ReceivedEnvelope.Item> items) throws IOException {
         envelopes.add(new ReceivedEnvelope(uri.getPath(), Optional.ofNullable(uri.getRawQuery()).orElse(""), headers,
@@ -130,7 +200,7 @@ public final class EnvelopeRecorder implements AutoCloseable {
                 List.copyOf(items)));
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
         exchange.getResponseHeaders().set("Content-Type", "application/json");
-        exchange.sendResponseHeaders(status, bytes.length);
+        exchange.sendResponseHeaders(status, bytes.length == 0 ? -1 : bytes.length);
         try (OutputStream out = exchange.getResponseBody()) {
             out.write(bytes);
         }

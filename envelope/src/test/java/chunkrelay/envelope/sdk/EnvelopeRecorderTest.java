@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class EnvelopeRecorderTest {
 
     private static final String FIXTURE_KEY = "c0ffee5e1ec7ab1e5a11ab1e0b5e55ed";
-    private static final HttpClient CLIENT = HttpClient.newHttpClient();
+    private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
     @Test
     void splitsAGzippedNodeEnvelopeWhoseItemsHaveNoLength() throws Exception {
@@ -59,6 +59,25 @@ class EnvelopeRecorderTest {
                     () -> ProfileChunkAssertions.assertEveryEnvelopeAccepted("java", recorder.envelopes()));
             assertTrue(error.getMessage().startsWith("java SDK: 1 of 1 envelopes were not accepted: [401 for"),
                     error.getMessage());
+        }
+    }
+
+    @Test
+    void forwardsToTheRelayAndRecordsTheRelaysAnswers() throws Exception {
+        try (EnvelopeRecorder relay = EnvelopeRecorder.start(1, FIXTURE_KEY);
+             EnvelopeRecorder hop = EnvelopeRecorder.forwardingTo(relay.target())) {
+            HttpResponse<String> accepted = replay(hop, Fixtures.sdkRequest("java-8.43.0/001"));
+            HttpResponse<String> wrongPath = CLIENT.send(HttpRequest.newBuilder(
+                    URI.create(hop.target().baseUrl() + "/api/1/store/")).POST(HttpRequest.BodyPublishers.noBody())
+                    .build(), HttpResponse.BodyHandlers.ofString());
+
+            assertEquals(200, accepted.statusCode());
+            assertEquals("{\"id\":\"11b9d7fc9e2d44669330bbbf65a2b3fd\"}", accepted.body());
+            assertEquals(404, wrongPath.statusCode());
+            assertEquals(List.of(200, 404), hop.envelopes().stream().map(ReceivedEnvelope::status).toList());
+            assertEquals(relay.profileChunks(), hop.profileChunks());
+            assertEquals(hop.target().dsn().replace(":" + hop.target().baseUrl().getPort() + "/",
+                    ":" + relay.target().baseUrl().getPort() + "/"), relay.target().dsn());
         }
     }
 
