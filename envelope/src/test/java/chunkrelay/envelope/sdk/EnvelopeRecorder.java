@@ -106,46 +106,54 @@ public final class EnvelopeRecorder implements AutoCloseable {
     }
 
     private void handle(HttpExchange exchange) throws IOException {
-        try (exchange) {
-            URI uri = exchange.getRequestURI();
-            Map<String, List<String>> headers = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
-            exchange.getRequestHeaders().forEach((name, values) -> headers.put(name, List.copyOf(values)));
-            byte[] raw;
-            try (InputStream body = exchange.getRequestBody()) {
-                raw = body.readAllBytes();
-            }
-            if (upstream != null) {
-                forward(exchange, uri, headers, raw);
-                return;
-            }
-            Matcher path = ENVELOPE_PATH.matcher(uri.getPath());
-            if (!exchange.getRequestMethod().equals("POST") || !path.matches()) {
-                respond(exchange, uri, headers, 404, "{\"detail\":\"not found\"}", null, List.of());
-                return;
-            }
-            if (Long.parseLong(path.group(1)) != projectId || !publicKey.equals(sentryKey(uri, headers).orElse(""))) {
-                respond(exchange, uri, headers, 401, "{\"detail\":\"unknown project or key\"}", null, List.of());
-                return;
-            }
-            String encoding = headers.getOrDefault("Content-Encoding", List.of("identity")).get(0).trim();
-            if (!encoding.isEmpty() && !encoding.equalsIgnoreCase("identity") && !encoding.equalsIgnoreCase("gzip")) {
-                respond(exchange, uri, headers, 415, "{\"detail\":\"unsupported encoding\"}", null, List.of());
-                return;
-            }
-            JsonNode header;
-            List<ReceivedEnvelope.Item> items;
-            try {
-                byte[] envelope = decode(encoding, raw);
-                header = ReceivedEnvelope.parseHeader(envelope);
-                items = ReceivedEnvelope.parseItems(envelope);
-            } catch (IOException e) {
-                respond(exchange, uri, headers, 400, "{\"detail\":\"invalid envelope: " + e.getMessage()
-                        .replace('"', '\'') + "\"}", null, List.of());
-                return;
-            }
-            String id = header.path("event_id").asText("");
-            respond(exchange, uri, headers, 200, id.isEmpty() ? "{}" : "{\"id\":\"" + id + "\"}", header, items);
+        URI uri = exchange.getRequestURI();
+        Map<String, List<String>> headers = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+        exchange.getRequestHeaders().forEach((name, values) -> headers.put(name, List.copyOf(values)));
+        try {
+            answer(exchange, uri, headers);
+        } catch (RuntimeException e) {
+            // Recorded and answered, so the run check names the request instead of the SDK seeing a reset.
+            respond(exchange, uri, headers, 500, detail("recorder failed: " + e), null, List.of());
+        } finally {
+            exchange.close();
         }
+    }
+
+    private void answer(HttpExchange exchange, URI uri, Map<String, List<String>> headers) throws IOException {
+        byte[] raw;
+        try (InputStream body = exchange.getRequestBody()) {
+            raw = body.readAllBytes();
+        }
+        if (upstream != null) {
+            forward(exchange, uri, headers, raw);
+            return;
+        }
+        Matcher path = ENVELOPE_PATH.matcher(uri.getPath());
+        if (!exchange.getRequestMethod().equals("POST") || !path.matches()) {
+            respond(exchange, uri, headers, 404, detail("not found"), null, List.of());
+            return;
+        }
+        if (!path.group(1).equals(Long.toString(projectId)) || !publicKey.equals(sentryKey(uri, headers).orElse(""))) {
+            respond(exchange, uri, headers, 401, detail("unknown project or key"), null, List.of());
+            return;
+        }
+        String encoding = headers.getOrDefault("Content-Encoding", List.of("identity")).get(0).trim();
+        if (!encoding.isEmpty() && !encoding.equalsIgnoreCase("identity") && !encoding.equalsIgnoreCase("gzip")) {
+            respond(exchange, uri, headers, 415, detail("unsupported encoding " + encoding), null, List.of());
+            return;
+        }
+        JsonNode header;
+        List<ReceivedEnvelope.Item> items;
+        try {
+            byte[] envelope = decode(encoding, raw);
+            header = ReceivedEnvelope.parseHeader(envelope);
+            items = ReceivedEnvelope.parseItems(envelope);
+        } catch (IOException e) {
+            respond(exchange, uri, headers, 400, detail("invalid envelope: " + e.getMessage()), null, List.of());
+            return;
+        }
+        String id = header.path("event_id").asText("");
+        respond(exchange, uri, headers, 200, id.isEmpty() ? "{}" : "{\"id\":\"" + id + "\"}", header, items);
     }
 
     private void forward(HttpExchange exchange, URI uri, Map<String, List<String>> headers, byte[] raw)
@@ -167,7 +175,7 @@ public final class EnvelopeRecorder implements AutoCloseable {
             throw new IOException("interrupted forwarding to " + upstream, e);
         } catch (IOException e) {
             // 502 marks the hop, not the relay, as what failed; the run check then reports it.
-            respond(exchange, uri, headers, 502, "{\"detail\":\"relay unreachable: " + e + "\"}", null, List.of());
+            respond(exchange, uri, headers, 502, detail("relay unreachable: " + e), null, List.of());
             return;
         }
         ANSWER_HEADERS.forEach(name -> answer.headers().firstValue(name)
@@ -182,6 +190,10 @@ public final class EnvelopeRecorder implements AutoCloseable {
             // Left for the relay to judge: the recording keeps the request line, headers and the relay's status.
         }
         respond(exchange, uri, headers, answer.statusCode(), answer.body(), header, items);
+    }
+
+    private static String detail(String message) {
+        return JsonNodeFactory.instance.objectNode().put("detail", message).toString();
     }
 
     private static byte[] decode(String encoding, byte[] raw) throws IOException {
