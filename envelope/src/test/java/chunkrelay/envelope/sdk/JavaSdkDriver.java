@@ -16,7 +16,8 @@ import java.util.concurrent.TimeUnit;
  * profiling a few seconds of CPU work in distinctively named methods on a named thread. Forked by {@link SdkProcess}
  * as its own JVM, so the profiler sees a process of its own.
  *
- * <p>Arguments: {@code <dsn> [busy-millis]}; the DSN falls back to {@code SENTRY_DSN}.
+ * <p>Arguments: {@code <dsn> [busy-millis]}; the DSN falls back to {@code SENTRY_DSN}. Exit codes: 2 no DSN, 3 the
+ * SDK or its profiler did not start, 4 no profile chunk was captured after stopping.
  */
 public final class JavaSdkDriver {
 
@@ -34,9 +35,10 @@ public final class JavaSdkDriver {
             System.exit(2);
         }
         long busyMillis = args.length > 1 ? Long.parseLong(args[1]) : 6_000;
-        // The SDK disables profiling without a writable traces directory: async-profiler writes JFR files there.
         CountDownLatch chunkCaptured = new CountDownLatch(1);
-        Path tracesDir = Files.createTempDirectory("chunk-relay-java-profiles");
+        // The SDK disables profiling without a writable traces directory: async-profiler writes its JFR files there
+        // (removed once converted). Kept in the working directory the test gives this JVM.
+        Path tracesDir = Files.createDirectories(Path.of("profiling-traces").toAbsolutePath());
 
         Sentry.init(options -> {
             options.setDsn(dsn);
