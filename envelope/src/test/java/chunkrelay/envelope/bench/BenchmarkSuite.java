@@ -1,0 +1,215 @@
+package chunkrelay.envelope.bench;
+
+import chunkrelay.chunk.fixtures.Fixtures;
+import chunkrelay.chunk.fixtures.SdkRequest;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.options.Options;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+import org.openjdk.jmh.runner.options.VerboseMode;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Runs every benchmark of issue 9 in one go and prints one table, each figure next to the floor measured in the
+ * same run: the chunk path (JMH) against a bare Jackson token pass, output sizes against the chunk's JSON,
+ * end-to-end ingest against the discard endpoint of the same relay, and the smallest heap for a 50 MiB chunk.
+ *
+ * <p>{@code mvn -B -q -Pbench -pl envelope -am verify -DskipTests}; the argument is the relay's shaded jar.
+ * The table also goes to {@code envelope/target/benchmark-report.txt}.
+ */
+public final class BenchmarkSuite {
+    private static final int CONCURRENCY = 4;
+    private static final Duration WARMUP = Duration.ofSeconds(3);
+    private static final Duration LOAD = Duration.ofSeconds(10);
+    private static final String RELAY_HEAP = "512m";
+    private static final int[] RELAY_HEAPS_MIB = {192, 256, 320, 384, 448, 512, 640, 768, 1024};
+    private static final int[] CHUNK_PATH_HEAPS_MIB = {96, 128, 160, 192, 256, 320, 384, 512, 768};
+    private static final String[] STAGES = {"jacksonTokenPass", "parseAndNormalise", "translate",
+            "protobufSerialise", "wholeChunkPath"};
+
+    private final StringWriter text = new StringWriter();
+    private final PrintWriter out = new PrintWriter(text);
+    private final List<String> targets = new ArrayList<>();
+
+    private BenchmarkSuite() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Path jar = Path.of(args[0]);
+        if (!Files.isRegularFile(jar)) {
+            throw new IllegalArgumentException("no relay jar at " + jar + " (build it with mvn package first)");
+        }
+        BenchmarkSuite suite = new BenchmarkSuite();
+        suite.header();
+        suite.outputSizes();
+        suite.chunkPath();
+        suite.endToEnd(jar);
+        suite.memory(jar);
+        suite.targets();
+        String table = suite.text.toString();
+        System.out.print(table);
+        Path report = jar.toAbsolutePath().getParent().resolve("benchmark-report.txt");
+        Files.writeString(report, table);
+        System.out.println("(also written to " + report + ")");
+    }
+
+    private void header() {
+        Runtime runtime = Runtime.getRuntime();
+        out.printf("chunk-relay benchmarks, %s, %s %s, %d cores, %s %s (%s)%n",
+                Instant.now().truncatedTo(ChronoUnit.SECONDS), System.getProperty("os.name"),
+                System.getProperty("os.arch"), runtime.availableProcessors(), System.getProperty("java.vm.name"),
+                System.getProperty("java.runtime.version"), System.getProperty("java.vendor"));
+    }
+
+    private void outputSizes() {
+        progress("output sizes");
+        out.printf("%nOutput sizes (gzip level 6; ratio = OTLP / chunk JSON)%n");
+        out.printf("%-8s %10s %9s %10s %6s %9s %6s | gzipped OTLP: %-14s %-14s%n", "chunk", "JSON B",
+                "JSON gz B", "OTLP B", "ratio", "OTLP gz B", "ratio", "timestamps", "measurements");
+        for (String name : List.of(BenchChunks.NODE, BenchChunks.JAVA)) {
+            OutputSizes.Sizes s = OutputSizes.of(BenchChunks.item(name));
+            out.printf(Locale.ROOT, "%-8s %10d %9d %10d %6.3f %9d %6.3f | %7d (%.2f) %7d (%.2f)%n", name, s.json(),
+                    s.jsonGzip(), s.otlp(), s.plainRatio(), s.otlpGzip(), s.gzipRatio(), s.timestampsGzip(),
+                    (double) s.timestampsGzip() / s.jsonGzip(), s.measurementsGzip(),
+                    (double) s.measurementsGzip() / s.jsonGzip());
+            target(name + " OTLP <= 0.25 of JSON", s.plainRatio() <= 0.25, String.format(Locale.ROOT, "%.3f", s.plainRatio()));
+            double gzipTarget = name.equals(BenchChunks.NODE) ? 0.70 : 0.30;
+            target(name + " gzipped OTLP <= " + gzipTarget + " of gzipped JSON", s.gzipRatio() <= gzipTarget,
+                    String.format(Locale.ROOT, "%.3f (timestamps alone %.3f)", s.gzipRatio(),
+                            (double) s.timestampsGzip() / s.jsonGzip()));
+        }
+        out.println("  timestamps: the samples' fixed64 timestamps alone as laid out (one Sample per stack and thread);"
+                + " measurements: what the sentry.measurement.* attributes add");
+    }
+
+    private void chunkPath() throws Exception {
+        boolean quick = Boolean.getBoolean("bench.quick");
+        int warmups = quick ? 1 : 3;
+        int measurements = quick ? 2 : 5;
+        progress("JMH chunk path: 5 benchmarks x 3 chunks, 1 fork, " + warmups + "+" + measurements
+                + " iterations of 1 s (about 3 minutes)");
+        Options options = new OptionsBuilder()
+                .include(ChunkPathBenchmark.class.getName() + "\\.")
+                .forks(1)
+                .warmupIterations(warmups).warmupTime(TimeValue.seconds(1))
+                .measurementIterations(measurements).measurementTime(TimeValue.seconds(1))
+                .jvmArgs("-Xmx3g", "-Xms3g")
+                .shouldFailOnError(true)
+                .verbosity(VerboseMode.SILENT)
+                .build();
+        Collection<RunResult> results = new Runner(options).run();
+        Map<String, double[]> scores = new HashMap<>();
+        for (RunResult result : results) {
+            String benchmark = result.getParams().getBenchmark();
+            String stage = benchmark.substring(benchmark.lastIndexOf('.') + 1);
+            scores.put(result.getParams().getParam("chunk") + "/" + stage,
+                    new double[] {result.getPrimaryResult().getScore(), result.getPrimaryResult().getScoreError()});
+        }
+        out.printf("%nChunk path (JMH 1.37, 1 fork, %d x 1 s warm-up, %d x 1 s measured; MB/s of chunk JSON; "
+                + "x floor = time / bare Jackson token pass over the same bytes)%n", warmups, measurements);
+        out.printf("%-16s %10s  %-18s %12s %9s %9s %9s%n", "chunk", "JSON B", "stage", "us/op", "+-", "MB/s", "x floor");
+        for (String chunk : List.of(BenchChunks.NODE, BenchChunks.JAVA, BenchChunks.SYNTHETIC)) {
+            int bytes = chunk.equals(BenchChunks.SYNTHETIC) ? BenchChunks.SYNTHETIC_BYTES
+                    : BenchChunks.item(chunk).payload().length;
+            double floor = scores.get(chunk + "/jacksonTokenPass")[0];
+            for (String stage : STAGES) {
+                double[] score = scores.get(chunk + "/" + stage);
+                out.printf(Locale.ROOT, "%-16s %10d  %-18s %12.1f %9.1f %9.1f %9.2f%n", chunk, bytes, stage,
+                        score[0], score[1], bytes / score[0], score[0] / floor);
+            }
+            double whole = scores.get(chunk + "/wholeChunkPath")[0] / floor;
+            target(chunk + " whole chunk path <= 3x Jackson pass", whole <= 3,
+                    String.format(Locale.ROOT, "%.2fx", whole));
+        }
+    }
+
+    private void endToEnd(Path jar) throws Exception {
+        Path work = Files.createTempDirectory("chunk-relay-bench-");
+        progress("end-to-end load: relay -Xmx" + RELAY_HEAP + " in " + work);
+        out.printf("%nEnd to end (relay shaded jar, -Xmx%s, loopback; JDK HttpClient, %d workers back to back, "
+                + "%d s warm-up then %d s per row; recorded SDK requests with their headers and wire bodies)%n",
+                RELAY_HEAP, CONCURRENCY, WARMUP.toSeconds(), LOAD.toSeconds());
+        out.printf("%-8s %-18s %9s %7s %8s %8s %8s %7s  %s%n", "requests", "endpoint", "requests", "errors",
+                "req/s", "MB/s", "p50 ms", "p99 ms", "ratio to discard");
+        try (RelayProcess relay = RelayProcess.start(jar, RELAY_HEAP, work.resolve("load"))) {
+            for (String sdk : List.of("java-8.43.0/", "node-11.1.0-long/")) {
+                List<String> names = Fixtures.sdkRequests().stream().map(SdkRequest::name)
+                        .filter(n -> n.startsWith(sdk)).toList();
+                LoadRun load = new LoadRun(relay.base(), names);
+                load.drive(true, CONCURRENCY, WARMUP);
+                load.drive(false, CONCURRENCY, WARMUP);
+                LoadRun.Result discard = load.drive(true, CONCURRENCY, LOAD);
+                LoadRun.Result envelope = load.drive(false, CONCURRENCY, LOAD);
+                String label = sdk.substring(0, sdk.indexOf('-'));
+                row(label, discard, "");
+                double ratio = envelope.requestsPerSecond() / discard.requestsPerSecond();
+                row(label, envelope, String.format(Locale.ROOT, "%.2f", ratio));
+                if (label.equals("java")) {
+                    target("java envelopes >= 0.50 of the discard endpoint's rate, zero errors",
+                            ratio >= 0.5 && envelope.errors() == 0 && discard.errors() == 0,
+                            String.format(Locale.ROOT, "%.2f, %d errors", ratio, envelope.errors()));
+                }
+            }
+            out.printf("  relay peak RSS during the load run (VmHWM): %d MiB%n", relay.peakRssKib() / 1024);
+            out.printf("  requests: %s%n", String.join(", ", Fixtures.sdkRequests().stream().map(SdkRequest::name)
+                    .filter(n -> n.startsWith("java-8.43.0/") || n.startsWith("node-11.1.0-long/")).toList()));
+        }
+    }
+
+    private void row(String label, LoadRun.Result result, String ratio) {
+        out.printf(Locale.ROOT, "%-8s %-18s %9d %7d %8.1f %8.1f %8.2f %7.2f  %s%s%n", label, result.target(),
+                result.ok(), result.errors(), result.requestsPerSecond(), result.decodedMegabytesPerSecond(),
+                result.percentileMillis(50), result.percentileMillis(99), ratio,
+                result.failures().isEmpty() ? "" : "  failures " + result.failures());
+    }
+
+    private void memory(Path jar) throws Exception {
+        progress("memory: bisecting -Xmx for the 50 MiB chunk");
+        byte[] envelope = MemoryProbe.envelopeWith(SyntheticChunk.ofSize(BenchChunks.SYNTHETIC_BYTES));
+        Path work = Files.createTempDirectory("chunk-relay-bench-memory-");
+        MemoryProbe.Bisection relay = MemoryProbe.bisect(RELAY_HEAPS_MIB,
+                heap -> MemoryProbe.relayAccepts(jar, heap, work, envelope));
+        MemoryProbe.Bisection chunkPath = MemoryProbe.bisect(CHUNK_PATH_HEAPS_MIB, MemoryProbe::chunkPathFits);
+        out.printf("%nMemory (synthetic chunk of %d bytes, %d samples)%n", BenchChunks.SYNTHETIC_BYTES,
+                SyntheticChunk.samplesIn(BenchChunks.SYNTHETIC_BYTES));
+        out.printf("  relay jar, one envelope holding the chunk, answered 200: smallest -Xmx %s  (tried %s)%n",
+                mib(relay.smallestPassing()), relay.tried());
+        out.printf("  chunk path in one JVM (parse, normalise, translate, serialise): smallest -Xmx %s  (tried %s)%n",
+                mib(chunkPath.smallestPassing()), chunkPath.tried());
+        int smallest = relay.smallestPassing();
+        target("50 MiB chunk through the relay with -Xmx512m", smallest > 0 && smallest <= 512,
+                "smallest passing -Xmx " + mib(smallest));
+    }
+
+    private void targets() {
+        out.printf("%nTargets (issue 9)%n");
+        targets.forEach(out::println);
+        out.flush();
+    }
+
+    private void target(String what, boolean met, String measured) {
+        targets.add(String.format("  %-6s %-68s %s", met ? "met" : "MISSED", what, measured));
+    }
+
+    private static String mib(int mib) {
+        return mib < 0 ? "none of the candidates" : mib + "m";
+    }
+
+    private static void progress(String step) {
+        System.err.println("[bench " + Instant.now().truncatedTo(ChronoUnit.SECONDS) + "] " + step);
+    }
+}

@@ -1,0 +1,91 @@
+package chunkrelay.envelope.bench;
+
+import chunkrelay.chunk.ChunkProcessor;
+import chunkrelay.chunk.ProfileChunk;
+import chunkrelay.translate.ChunkTranslator;
+import chunkrelay.translate.TranslationContext;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+
+import java.io.IOException;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The chunk path stage by stage, over the same bytes as its floors: a bare Jackson token pass over the chunk's
+ * JSON (no objects built) and protobuf serialisation of the finished request.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+public class ChunkPathBenchmark {
+    @Param({BenchChunks.NODE, BenchChunks.JAVA, BenchChunks.SYNTHETIC})
+    public String chunk;
+
+    private byte[] payload;
+    private BenchChunks.Item item;
+    private ChunkProcessor processor;
+    private ChunkTranslator translator;
+    private TranslationContext context;
+    private ProfileChunk normalised;
+    private ExportProfilesServiceRequest request;
+    private JsonFactory json;
+
+    @Setup
+    public void setUp() {
+        item = BenchChunks.item(chunk);
+        payload = item.payload();
+        processor = new ChunkProcessor(ChunkProcessor.DEFAULT_MAX_CHUNK_BYTES);
+        translator = new ChunkTranslator("chunk-relay", "bench");
+        context = TranslationContext.forProject(1);
+        normalised = item.normalise();
+        request = translator.translate(normalised, context);
+        // the same string limits as the relay's parser, so the floor reads every chunk it reads
+        json = JsonFactory.builder().streamReadConstraints(StreamReadConstraints.builder()
+                .maxStringLength(Integer.MAX_VALUE).build()).build();
+    }
+
+    /** Floor of the input side: every token, nothing kept. */
+    @Benchmark
+    public long jacksonTokenPass() throws IOException {
+        long tokens = 0;
+        try (JsonParser parser = json.createParser(payload)) {
+            while (parser.nextToken() != null) {
+                tokens++;
+            }
+        }
+        return tokens;
+    }
+
+    @Benchmark
+    public Object parseAndNormalise() {
+        return processor.process(payload, item.header());
+    }
+
+    @Benchmark
+    public ExportProfilesServiceRequest translate() {
+        return translator.translate(normalised, context);
+    }
+
+    /** Floor of the output side, and the serialise stage itself: the relay does nothing else to write it. */
+    @Benchmark
+    public byte[] protobufSerialise() {
+        return request.toByteArray();
+    }
+
+    /** What the relay does per chunk: parse, normalise, translate, serialise. */
+    @Benchmark
+    public byte[] wholeChunkPath() {
+        ProfileChunk chunk = ((chunkrelay.chunk.ChunkOutcome.Accepted) processor.process(payload, item.header())).chunk();
+        return translator.translate(chunk, context).toByteArray();
+    }
+}

@@ -1,0 +1,145 @@
+package chunkrelay.envelope.bench;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The relay's shaded jar running as a child process on a free loopback port, working in its own temporary
+ * directory (where the embedded archive keeps its files), with the benchmark's discard endpoint on.
+ */
+final class RelayProcess implements AutoCloseable {
+    private static final Duration STARTUP = Duration.ofSeconds(90);
+
+    private final Process process;
+    private final URI base;
+    private final Path log;
+
+    private RelayProcess(Process process, URI base, Path log) {
+        this.process = process;
+        this.base = base;
+        this.log = log;
+    }
+
+    static RelayProcess start(Path jar, String maxHeap, Path workDir) {
+        try {
+            Files.createDirectories(workDir);
+            int port = freePort();
+            List<String> command = new ArrayList<>(List.of(
+                    Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-Xmx" + maxHeap,
+                    "-Dmicronaut.server.port=" + port,
+                    "-Dmicronaut.server.host=127.0.0.1",
+                    "-Drelay.benchmark.discard-endpoint=true",
+                    "-jar", jar.toAbsolutePath().toString()));
+            Path log = workDir.resolve("relay.log");
+            Process process = new ProcessBuilder(command).directory(workDir.toFile())
+                    .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            RelayProcess relay = new RelayProcess(process, URI.create("http://127.0.0.1:" + port), log);
+            relay.awaitReady();
+            return relay;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    URI base() {
+        return base;
+    }
+
+    long pid() {
+        return process.pid();
+    }
+
+    boolean alive() {
+        return process.isAlive();
+    }
+
+    /** The process's peak resident set (VmHWM) in KiB, or -1 where /proc is not there. */
+    long peakRssKib() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc", Long.toString(process.pid()), "status"))) {
+                if (line.startsWith("VmHWM:")) {
+                    return Long.parseLong(line.replaceAll("[^0-9]", ""));
+                }
+            }
+        } catch (IOException | NumberFormatException e) {
+            return -1;
+        }
+        return -1;
+    }
+
+    /** Any HTTP answer means the server is up; the discard endpoint answers 200 to an empty body. */
+    private void awaitReady() {
+        HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+        long deadline = System.nanoTime() + STARTUP.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("relay exited with " + process.exitValue() + "; log: " + tail());
+            }
+            try {
+                HttpResponse<Void> response = client.send(HttpRequest.newBuilder(base.resolve("/benchmark/discard"))
+                        .POST(HttpRequest.BodyPublishers.noBody()).timeout(Duration.ofSeconds(2)).build(),
+                        HttpResponse.BodyHandlers.discarding());
+                if (response.statusCode() == 200) {
+                    return;
+                }
+                throw new IllegalStateException("discard endpoint answered " + response.statusCode());
+            } catch (IOException notYet) {
+                sleep(200);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
+        close();
+        throw new IllegalStateException("relay not up within " + STARTUP + "; log: " + tail());
+    }
+
+    String tail() {
+        try {
+            List<String> lines = Files.readAllLines(log);
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - 20), lines.size()));
+        } catch (IOException e) {
+            return "(no log: " + e + ")";
+        }
+    }
+
+    @Override
+    public void close() {
+        process.destroy();
+        try {
+            if (!process.waitFor(15, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor(15, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}
