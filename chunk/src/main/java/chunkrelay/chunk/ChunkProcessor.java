@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.StreamReadFeature;
 
 import java.io.IOException;
 import java.util.Locale;
@@ -58,6 +59,8 @@ public final class ChunkProcessor {
                         .maxNumberLength(100_000)
                         .build())
                 .disable(JsonFactory.Feature.FAIL_ON_SYMBOL_HASH_OVERFLOW)
+                // correctly rounded, like Double.parseDouble, and several times faster on measurements
+                .enable(StreamReadFeature.USE_FAST_DOUBLE_PARSER)
                 .build();
     }
 
@@ -93,9 +96,17 @@ public final class ChunkProcessor {
                     "meta_length is only valid on Perfetto chunk items, this one is JSON");
         }
 
-        MinimalChunk minimal = readJson(() -> MinimalChunk.parse(json, payload));
-        dispatch(minimal);
-        ParsedChunk parsed = readJson(() -> new SampleV2Parser(json).parse(payload));
+        // Whatever the full parse reads, the minimal parse reads too, with the same platform, version and
+        // sampled_profile; so an accepted chunk is read once and routed on the full parse. Only a payload the
+        // full parse refuses is read again in Relay's order, so that it gets Relay's reason.
+        ParsedChunk parsed = parseOrNull(payload);
+        if (parsed != null) {
+            dispatch(parsed.routing());
+        } else {
+            MinimalChunk minimal = readJson(() -> MinimalChunk.parse(json, payload));
+            dispatch(minimal);
+            parsed = readJson(() -> new SampleV2Parser(json).parse(payload));
+        }
 
         if (header.platform() != null && !header.platform().equals(parsed.platform())) {
             throw new ChunkRejectedException(ChunkRejectionReason.INVALID_PROFILE_TYPE,
@@ -111,6 +122,14 @@ public final class ChunkProcessor {
                     "chunk of " + payload.length + " bytes exceeds the limit of " + maxChunkBytes + " bytes");
         }
         return chunk;
+    }
+
+    private ParsedChunk parseOrNull(byte[] payload) {
+        try {
+            return new SampleV2Parser(json).parse(payload);
+        } catch (IOException | ChunkSchemaException refused) {
+            return null;
+        }
     }
 
     private static void dispatch(MinimalChunk minimal) throws ChunkRejectedException {

@@ -168,14 +168,18 @@ final class JsonValues {
      * text, so the digits the SDK sent are kept exactly (rounded half-even at the nanosecond).
      */
     static long timestampNanos(JsonParser p, String path) throws IOException, ChunkSchemaException {
+        JsonToken token = p.currentToken();
+        if (token == JsonToken.VALUE_NUMBER_FLOAT || token == JsonToken.VALUE_NUMBER_INT) {
+            // the usual form is always finite: no need to read it as a double first
+            long plain = plainDecimalNanos(p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
+            if (plain != Long.MIN_VALUE) {
+                return plain;
+            }
+        }
         double seconds = finiteDouble(p, path);
         char[] text = p.getTextCharacters();
         int offset = p.getTextOffset();
         int length = p.getTextLength();
-        long plain = plainDecimalNanos(text, offset, length);
-        if (plain != Long.MIN_VALUE) {
-            return plain;
-        }
         if (Math.abs(seconds) < 1e-10) {
             return 0;
         }

@@ -7,6 +7,8 @@ import java.util.Map;
  * A Sample Format V2 chunk as parsed, before normalisation: samples in payload order, possibly
  * referencing stacks or frames that do not exist. Sample stack ids of {@link JsonValues#INDEX_OUT_OF_RANGE}
  * stand for ids too large for any array; likewise frame indices in stacks.
+ *
+ * @param hasSampledProfile whether the root object has a non-null {@code sampled_profile} (an Android format)
  */
 record ParsedChunk(
         SentryUuid chunkId,
@@ -25,7 +27,13 @@ record ParsedChunk(
         List<String> threadIds,
         Map<String, ThreadMetadata> threadMetadata,
         List<DebugImage> debugImages,
-        Map<String, Measurement> measurements) {
+        Map<String, Measurement> measurements,
+        boolean hasSampledProfile) {
+
+    /** What Relay's minimal parse would have read from the same payload, for its version dispatch. */
+    MinimalChunk routing() {
+        return new MinimalChunk(platform, version, hasSampledProfile);
+    }
 
     int sampleCount() {
         return sampleStackIds.length;

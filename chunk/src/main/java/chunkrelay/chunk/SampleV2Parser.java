@@ -31,6 +31,21 @@ final class SampleV2Parser {
         }
     }
 
+    /** Thread ids compared in place before the id's String is made and looked up. */
+    private static final int IN_PLACE_THREAD_IDS = 16;
+
+    private static boolean sameChars(String id, char[] text, int offset, int length) {
+        if (id.length() != length) {
+            return false;
+        }
+        for (int i = 0; i < length; i++) {
+            if (id.charAt(i) != text[offset + i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** One parse: the state of the chunk being read. */
     private static final class Reader {
         private final JsonParser p;
@@ -61,10 +76,17 @@ final class SampleV2Parser {
             String environment = null;
             ClientSdk clientSdk = null;
             String version = null;
+            boolean hasSampledProfile = false;
             while (p.nextToken() == JsonToken.FIELD_NAME) {
                 String name = p.currentName();
                 p.nextToken();
                 switch (name) {
+                    case "sampled_profile" -> {
+                        // read only for the version dispatch, with the minimal parse's duplicate check
+                        seen.mark(name);
+                        hasSampledProfile = p.currentToken() != JsonToken.VALUE_NULL;
+                        p.skipChildren();
+                    }
                     case "chunk_id" -> {
                         seen.mark(name);
                         chunkId = uuid(name);
@@ -112,7 +134,7 @@ final class SampleV2Parser {
             return new ParsedChunk(chunkId, profilerId, platform, release, environment, clientSdk, version,
                     frames, stackOffsets.toArray(), stackFrames.toArray(), timestamps.toArray(),
                     stackIds.toArray(), threadIndices.toArray(), threadIds, threadMetadata, debugImages,
-                    measurements);
+                    measurements, hasSampledProfile);
         }
 
         private SentryUuid uuid(String path) throws IOException, ChunkSchemaException {
@@ -368,7 +390,7 @@ final class SampleV2Parser {
             }
             boolean hasTimestamp = false;
             boolean hasStackId = false;
-            String threadId = null;
+            int thread = -1;
             long timestamp = 0;
             int stackId = 0;
             while (p.nextToken() == JsonToken.FIELD_NAME) {
@@ -390,24 +412,39 @@ final class SampleV2Parser {
                         stackId = JsonValues.index(p, ".stack_id");
                     }
                     case "thread_id" -> {
-                        if (threadId != null) {
+                        if (thread >= 0) {
                             throw new ChunkSchemaException("." + field + ": duplicate field");
                         }
-                        threadId = JsonValues.string(p, ".thread_id");
+                        thread = threadIndex();
                     }
                     default -> p.skipChildren();
                 }
             }
-            if (!hasTimestamp || !hasStackId || threadId == null) {
+            if (!hasTimestamp || !hasStackId || thread < 0) {
                 String missing = !hasTimestamp ? "timestamp" : !hasStackId ? "stack_id" : "thread_id";
                 throw new ChunkSchemaException("." + missing + ": missing field");
             }
             timestamps.add(timestamp);
             stackIds.add(stackId);
-            threadIndices.add(threadIndex(threadId));
+            threadIndices.add(thread);
         }
 
-        private int threadIndex(String threadId) {
+        /**
+         * The index of the sample's thread id (the current token). The few ids of a chunk are compared in place
+         * first, so that the usual sample allocates no String; a new id is read and checked as a Rust String.
+         */
+        private int threadIndex() throws IOException, ChunkSchemaException {
+            if (p.currentToken() == JsonToken.VALUE_STRING) {
+                char[] text = p.getTextCharacters();
+                int offset = p.getTextOffset();
+                int length = p.getTextLength();
+                for (int t = 0; t < Math.min(threadIds.size(), IN_PLACE_THREAD_IDS); t++) {
+                    if (sameChars(threadIds.get(t), text, offset, length)) {
+                        return t;
+                    }
+                }
+            }
+            String threadId = JsonValues.string(p, ".thread_id");
             Integer index = threadIndexById.get(threadId);
             if (index == null) {
                 index = threadIds.size();

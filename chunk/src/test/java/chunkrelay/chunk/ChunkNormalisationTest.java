@@ -47,6 +47,25 @@ class ChunkNormalisationTest {
     }
 
     @Test
+    void numbersThreadsInOrderOfFirstSampleBeyondTheIdsComparedInPlace() {
+        // 40 threads, more than the parser compares in place, their samples interleaved in two rounds
+        List<Object[]> samples = new ArrayList<>();
+        for (int round = 0; round < 2; round++) {
+            for (int t = 0; t < 40; t++) {
+                samples.add(new Object[] {0, Integer.toString(1000 - t), 10.0 + round + t / 100.0});
+            }
+        }
+        ProfileChunk chunk = accepted(process(chunk("python", new int[][] {{0}}, samples.toArray(Object[][]::new))));
+        assertEquals(40, chunk.threadCount());
+        for (int t = 0; t < 40; t++) {
+            assertEquals(Integer.toString(1000 - t), chunk.threadId(t));
+        }
+        for (int s = 0; s < chunk.sampleCount(); s++) {
+            assertEquals(s % 40, chunk.sampleThreadIndex(s));
+        }
+    }
+
+    @Test
     void keepsOnlyTheThreadWithTwoSamplesOnNonEmptyStacksAsRelaysSingleSampleTest() {
         // test_single_samples_are_removed: stack 1 is empty, so threads 1 and 2 have one useful sample each
         ObjectNode root = chunk("python", new int[][] {{0}, {}},

@@ -121,6 +121,9 @@ class ChunkRulesTest {
                     r.put("platform", "cocoa");
                     r.put("version", "2.android-trace");
                 }, PLATFORM_NOT_SUPPORTED, "2.android-trace"),
+                rejectsRaw("duplicateSampledProfileOnAValidChunkIsInvalidJson",
+                        validText().replaceFirst("\\{", "{\"sampled_profile\":null,\"sampled_profile\":null,"),
+                        INVALID_JSON, "duplicate field sampled_profile"),
                 accepts("androidV2WithNullSampledProfileIsSampleV2", r -> {
                     r.put("platform", "android");
                     r.putNull("sampled_profile");

@@ -148,31 +148,50 @@ public final class ChunkTranslator {
                     .setPeriod(period)
                     .setProfileId(ByteString.copyFrom(chunk.chunkId().toBytes()));
 
+            // group samples by (stack, thread) in first-seen order, then give each group its timestamps in one
+            // go: adding them one by one to protobuf builders costs more than the rest of the translation
             int n = chunk.sampleCount();
             LongIndex groups = new LongIndex(Math.min(n, 1 << 12));
-            Sample.Builder[] samples = new Sample.Builder[64];
+            int[] groupOf = new int[n];
+            int[] groupSizes = new int[64];
+            int[] groupStacks = new int[64];
+            int[] groupThreads = new int[64];
             long first = Long.MAX_VALUE;
             long last = Long.MIN_VALUE;
             for (int s = 0; s < n; s++) {
                 int stack = stack(chunk.sampleStackId(s));
                 int thread = chunk.sampleThreadIndex(s);
                 int group = groups.indexOf(((long) stack << 32) | thread);
-                if (group == samples.length) {
-                    samples = Arrays.copyOf(samples, group * 2);
+                if (group == groupSizes.length) {
+                    groupSizes = Arrays.copyOf(groupSizes, group * 2);
+                    groupStacks = Arrays.copyOf(groupStacks, group * 2);
+                    groupThreads = Arrays.copyOf(groupThreads, group * 2);
                 }
-                if (samples[group] == null) {
-                    samples[group] = Sample.newBuilder().setStackIndex(stack);
-                    for (int attribute : threadAttributes(thread)) {
-                        samples[group].addAttributeIndices(attribute);
-                    }
-                }
+                groupSizes[group]++;
+                groupStacks[group] = stack;
+                groupThreads[group] = thread;
+                groupOf[s] = group;
                 long timestamp = chunk.sampleTimestampNanos(s);
-                samples[group].addTimestampsUnixNano(timestamp);
                 first = Math.min(first, timestamp);
                 last = Math.max(last, timestamp);
             }
-            for (int g = 0; g < groups.size(); g++) {
-                profile.addSamples(samples[g]);
+            int groupCount = groups.size();
+            int[] groupStart = new int[groupCount + 1];
+            for (int g = 0; g < groupCount; g++) {
+                groupStart[g + 1] = groupStart[g] + groupSizes[g];
+            }
+            long[] timestamps = new long[n];
+            int[] filled = Arrays.copyOf(groupStart, groupCount);
+            for (int s = 0; s < n; s++) {
+                timestamps[filled[groupOf[s]]++] = chunk.sampleTimestampNanos(s);
+            }
+            for (int g = 0; g < groupCount; g++) {
+                Sample.Builder sample = Sample.newBuilder().setStackIndex(groupStacks[g]);
+                for (int attribute : threadAttributes(groupThreads[g])) {
+                    sample.addAttributeIndices(attribute);
+                }
+                profile.addSamples(sample.addAllTimestampsUnixNano(
+                        new LongRange(timestamps, groupStart[g], groupStart[g + 1])));
             }
             // the last sample stands for one period of execution, so the profile covers it too
             profile.setTimeUnixNano(first).setDurationNano(last - first + period);
