@@ -12,6 +12,8 @@ import io.opentelemetry.proto.profiles.v1development.Sample;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.zip.GZIPOutputStream;
 
 /**
@@ -20,7 +22,7 @@ import java.util.zip.GZIPOutputStream;
  */
 final class OutputSizes {
     record Sizes(String chunk, int json, int jsonGzip, int otlp, int otlpGzip, int timestampsGzip,
-                 int measurementsGzip) {
+                 int timestampsInTimeOrderGzip, int measurementsGzip) {
         double plainRatio() {
             return (double) otlp / json;
         }
@@ -40,7 +42,17 @@ final class OutputSizes {
         byte[] otlp = request.toByteArray();
         int otlpGzip = gzip(otlp);
         return new Sizes(item.name(), item.payload().length, gzip(item.payload()), otlp.length, otlpGzip,
-                gzip(timestampsOnly(request).toByteArray()), otlpGzip - gzip(withoutMeasurements(request)));
+                gzip(timestampsOnly(request).toByteArray()), gzip(timestampsInTimeOrder(chunk)),
+                otlpGzip - gzip(withoutMeasurements(request)));
+    }
+
+    /** Every sample's timestamp as fixed64, in time order: what they would cost if OTLP did not group samples. */
+    private static byte[] timestampsInTimeOrder(ProfileChunk chunk) {
+        ByteBuffer timestamps = ByteBuffer.allocate(8 * chunk.sampleCount()).order(ByteOrder.LITTLE_ENDIAN);
+        for (int s = 0; s < chunk.sampleCount(); s++) {
+            timestamps.putLong(chunk.sampleTimestampNanos(s));
+        }
+        return timestamps.array();
     }
 
     /** The samples' timestamps as the request lays them out (one Sample per stack and thread), nothing else. */
