@@ -93,17 +93,23 @@ final class ChunkNormaliser {
                 newThreadIndex[t] = -1;
             }
         }
-        long[] times = new long[kept];
-        int[] stacks = new int[kept];
-        int[] threads = new int[kept];
-        int n = 0;
-        for (int i = 0; i < parsedSamples; i++) {
-            int thread = newThreadIndex[threadOf[i]];
-            if (thread >= 0) {
-                times[n] = timeOf[i];
-                stacks[n] = stackOf[i];
-                threads[n] = thread;
-                n++;
+        long[] times = timeOf;
+        int[] stacks = stackOf;
+        int[] threads = threadOf;
+        // usually every sample stays and threads keep their numbers: then the parsed arrays are taken as they are
+        if (kept < parsedSamples || keptThreads.size() < usefulSamples.length) {
+            times = new long[kept];
+            stacks = new int[kept];
+            threads = new int[kept];
+            int n = 0;
+            for (int i = 0; i < parsedSamples; i++) {
+                int thread = newThreadIndex[threadOf[i]];
+                if (thread >= 0) {
+                    times[n] = timeOf[i];
+                    stacks[n] = stackOf[i];
+                    threads[n] = thread;
+                    n++;
+                }
             }
         }
 

@@ -6,7 +6,8 @@ import java.util.Map;
 /**
  * A Sample Format V2 chunk as parsed, before normalisation: samples in payload order, possibly
  * referencing stacks or frames that do not exist. Sample stack ids of {@link JsonValues#INDEX_OUT_OF_RANGE}
- * stand for ids too large for any array; likewise frame indices in stacks.
+ * stand for ids too large for any array; likewise frame indices in stacks. Normalisation may take its
+ * arrays over (and sort them in place), so a parsed chunk is normalised once and not used afterwards.
  *
  * @param hasSampledProfile whether the root object has a non-null {@code sampled_profile} (an Android format)
  */
