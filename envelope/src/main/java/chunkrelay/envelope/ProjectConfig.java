@@ -2,16 +2,19 @@ package chunkrelay.envelope;
 
 import io.micronaut.context.annotation.EachProperty;
 import io.micronaut.context.annotation.Parameter;
+import io.micronaut.core.annotation.Nullable;
 import io.micronaut.core.bind.annotation.Bindable;
 
 import java.util.List;
 
 /**
- * One project the relay accepts, from {@code relay.projects.<id>.keys}.
+ * One project the relay accepts, from {@code relay.projects.<id>}.
  *
- * @param id   the numeric project id (the property name)
- * @param keys the public keys (32 characters) that may send to it
+ * @param id          the numeric project id (the property name)
+ * @param keys        the public keys (32 characters) that may send to it
+ * @param serviceName {@code service.name} of its OTLP profiles; by default taken from the chunk's release
  */
 @EachProperty("relay.projects")
-public record ProjectConfig(@Parameter String id, @Bindable(defaultValue = "") List<String> keys) {
+public record ProjectConfig(@Parameter String id, @Bindable(defaultValue = "") List<String> keys,
+                            @Nullable String serviceName) {
 }

@@ -18,6 +18,8 @@ import java.util.Set;
 @Singleton
 public class ProjectRegistry {
     private final Map<Long, Set<String>> keysByProject = new HashMap<>();
+    private final Map<Long, String> serviceNames = new HashMap<>();
+    private final boolean openMode;
 
     public ProjectRegistry(List<ProjectConfig> projects) {
         for (ProjectConfig project : projects) {
@@ -32,11 +34,21 @@ public class ProjectRegistry {
                 keys.add(key);
             }
             keysByProject.put(id, Set.copyOf(keys));
+            if (project.serviceName() != null && !project.serviceName().isBlank()) {
+                serviceNames.put(id, project.serviceName().trim());
+            }
         }
+        // a project configured only for its service name does not end open mode
+        openMode = keysByProject.values().stream().allMatch(Set::isEmpty);
     }
 
     public boolean openMode() {
-        return keysByProject.isEmpty();
+        return openMode;
+    }
+
+    /** The project's configured {@code service.name}, or null to derive it from each chunk's release. */
+    public String serviceName(long projectId) {
+        return serviceNames.get(projectId);
     }
 
     public Collection<Long> projectIds() {

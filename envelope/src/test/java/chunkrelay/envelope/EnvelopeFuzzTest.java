@@ -1,6 +1,7 @@
 package chunkrelay.envelope;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micronaut.context.annotation.Property;
 import io.micronaut.runtime.server.EmbeddedServer;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import jakarta.inject.Inject;
@@ -28,6 +29,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * never another exception, never a 5xx, never a hang.
  */
 @MicronautTest
+@Property(name = "test.pipeline", value = "counting")
 class EnvelopeFuzzTest {
     private static final long SEED = 20261122L;
 
