@@ -26,10 +26,6 @@ final class GrowableIntArray {
         size++;
     }
 
-    int size() {
-        return size;
-    }
-
     /** The values in one array; this instance is empty afterwards. */
     int[] toArray() {
         int[] out = new int[size];

@@ -22,10 +22,6 @@ final class GrowableLongArray {
         size++;
     }
 
-    int size() {
-        return size;
-    }
-
     /** The values in one array; this instance is empty afterwards. */
     long[] toArray() {
         long[] out = new long[size];

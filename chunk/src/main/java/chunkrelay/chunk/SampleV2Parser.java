@@ -36,17 +36,17 @@ final class SampleV2Parser {
 
     /** One parse: the state of the chunk being read. */
     private static final class Reader {
-        private final JsonParser p;
-        private final GrowableList<Frame> frames = new GrowableList<>();
         private final JsonFactory factory;
+        private final JsonParser p;
         private final byte[] payload;
-        private int[] stackOffsets = {0};
-        private int[] stackFrames = {};
+        private final GrowableList<Frame> frames = new GrowableList<>();
         private final GrowableLongArray timestamps = new GrowableLongArray();
         private final GrowableIntArray stackIds = new GrowableIntArray();
         private final GrowableIntArray threadIndices = new GrowableIntArray();
         private final Map<String, Integer> threadIndexById = new HashMap<>();
         private final List<String> threadIds = new ArrayList<>();
+        private int[] stackOffsets = {0};
+        private int[] stackFrames = {};
         private Map<String, ThreadMetadata> threadMetadata = Map.of();
         private List<DebugImage> debugImages = List.of();
         private Map<String, Measurement> measurements = Map.of();
