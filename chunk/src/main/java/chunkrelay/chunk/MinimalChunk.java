@@ -20,6 +20,7 @@ record MinimalChunk(String platform, String version, boolean hasSampledProfile) 
 
     /** Reads the root object only; like Relay, nothing after the root value is looked at. */
     static MinimalChunk parse(JsonFactory factory, byte[] payload) throws IOException, ChunkSchemaException {
+        requireUtf8WithoutBom(payload);
         try (JsonParser p = factory.createParser(payload)) {
             p.nextToken();
             JsonValues.expectObject(p, "the chunk");
@@ -60,6 +61,25 @@ record MinimalChunk(String platform, String version, boolean hasSampledProfile) 
                 throw new ChunkSchemaException("missing field platform");
             }
             return new MinimalChunk(platform, version, hasSampledProfile);
+        }
+    }
+
+    /**
+     * serde_json reads UTF-8 only and no byte order mark; Jackson would detect a BOM or UTF-16/32 from the
+     * first four bytes (zero bytes there) and decode them.
+     */
+    private static void requireUtf8WithoutBom(byte[] payload) throws ChunkSchemaException {
+        if (payload.length >= 3 && (payload[0] & 0xFF) == 0xEF && (payload[1] & 0xFF) == 0xBB
+                && (payload[2] & 0xFF) == 0xBF) {
+            throw new ChunkSchemaException("the chunk starts with a byte order mark, which JSON does not allow");
+        }
+        for (int i = 0; i < Math.min(4, payload.length); i++) {
+            if (payload[i] == 0) {
+                throw new ChunkSchemaException("the chunk is not UTF-8 JSON (zero byte at offset " + i + ")");
+            }
+        }
+        if (payload.length >= 2 && ((payload[0] & 0xFF) == 0xFE || (payload[0] & 0xFF) == 0xFF)) {
+            throw new ChunkSchemaException("the chunk starts with a UTF-16 byte order mark, JSON must be UTF-8");
         }
     }
 
