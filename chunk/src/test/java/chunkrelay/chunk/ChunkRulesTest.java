@@ -272,6 +272,14 @@ class ChunkRulesTest {
                         NOT_ENOUGH_SAMPLES, "empty"));
     }
 
+    @org.junit.jupiter.api.Test
+    void treatsMissingPayloadAndHeaderAsAnEmptyJsonItem() {
+        ChunkRejection rejection = ChunkFixturesTest.rejected(
+                new ChunkProcessor(ChunkProcessor.DEFAULT_MAX_CHUNK_BYTES).process(null, null));
+        assertEquals(INVALID_JSON, rejection.reason());
+        assertFalse(rejection.detail().startsWith(ChunkProcessor.INTERNAL_ERROR), rejection.detail());
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
     void givesRelaysOutcome(Case c) {
