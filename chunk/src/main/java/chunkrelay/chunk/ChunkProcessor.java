@@ -10,7 +10,9 @@ import java.util.Locale;
 
 /**
  * Validates and normalises one {@code profile_chunk} item as Sentry's Relay does
- * ({@code processing::profile_chunks::process} with {@code relay_profiling}), in Relay's order:
+ * ({@code processing::profile_chunks} with {@code relay_profiling}), in the order relay-parity.md
+ * section 5 gives. Recent Relay revisions differ on where the item header check sits; this follows the
+ * revision that checks it right after the minimal parse, so a mismatch wins over later schema errors:
  * <ol>
  *   <li>a Perfetto item ({@code content_type: application/x-perfetto-trace}) without {@code meta_length}:
  *       {@code profiling_invalid_sampled_profile}; with it: {@code profiling_platform_not_supported}
