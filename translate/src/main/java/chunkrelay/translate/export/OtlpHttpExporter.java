@@ -263,8 +263,7 @@ public final class OtlpHttpExporter {
             response = client.send(request, HttpResponse.BodyHandlers.ofInputStream());
         } catch (IOException e) {
             // refused, reset, timed out, unresolvable: the request may not have been processed; retry
-            return new Attempt(DeliveryResult.NO_STATUS, true, e.getClass().getSimpleName()
-                    + (e.getMessage() == null ? "" : ": " + e.getMessage()), new byte[0], Optional.empty());
+            return new Attempt(DeliveryResult.NO_STATUS, true, describe(e), new byte[0], Optional.empty());
         }
         int status = response.statusCode();
         byte[] body;
@@ -292,6 +291,15 @@ public final class OtlpHttpExporter {
         } catch (IOException e) {
             return new byte[0];
         }
+    }
+
+    /** The JDK client often wraps the telling exception (e.g. "Connection refused") in a message-less one. */
+    private static String describe(IOException e) {
+        String message = e.getMessage();
+        if (message == null && e.getCause() != null) {
+            message = e.getCause().getMessage();
+        }
+        return e.getClass().getSimpleName() + (message == null ? "" : ": " + message);
     }
 
     /** The error text of a response: google.rpc.Status.message (field 2) for protobuf bodies, else the text. */

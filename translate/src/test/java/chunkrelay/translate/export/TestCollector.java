@@ -32,8 +32,8 @@ import java.util.zip.GZIPInputStream;
 final class TestCollector implements AutoCloseable {
 
     /** What arrived: server-side arrival time, headers, the body as sent and decoded. */
-    record Received(long arrivalNanos, String path, Headers headers, byte[] wireBody, byte[] body,
-                    ExportProfilesServiceRequest request) {
+    record Received(long arrivalNanos, String path, Headers headers, int decodedLength, byte[] wireBody,
+                    byte[] body, ExportProfilesServiceRequest request) {
     }
 
     /** A scripted answer; {@code hold} (if set) is awaited before answering, to make the target slow. */
@@ -119,9 +119,9 @@ final class TestCollector implements AutoCloseable {
             synchronized (this) {
                 received.add(retainBodies
                         ? new Received(arrival, exchange.getRequestURI().getPath(), exchange.getRequestHeaders(),
-                        wire, body, request)
+                        body.length, wire, body, request)
                         : new Received(arrival, exchange.getRequestURI().getPath(), exchange.getRequestHeaders(),
-                        new byte[0], new byte[0], null));
+                        body.length, new byte[0], new byte[0], null));
             }
             wire = null;
             body = null;
