@@ -19,7 +19,8 @@ import java.util.TreeMap;
  * @param headers         extra request headers (tokens, tenant ids such as {@code X-Scope-OrgID})
  * @param compression     Content-Encoding of request bodies
  * @param connectTimeout  TCP/TLS connect timeout
- * @param timeout         timeout of one HTTP attempt, from sending to the response headers
+ * @param timeout         timeout of one HTTP attempt up to the response headers; reading the response body
+ *                        gets as long again, so an attempt never takes more than twice this
  * @param queueCapacity   requests the forwarding queue holds before {@code offer} refuses
  * @param queueMaxBytes   total body bytes the forwarding queue holds before {@code offer} refuses
  * @param workers         threads delivering from the queue

@@ -20,7 +20,11 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
 
@@ -45,6 +49,12 @@ public final class OtlpHttpExporter {
     private static final System.Logger LOG = System.getLogger(OtlpHttpExporter.class.getName());
     private static final int MAX_RESPONSE_BYTES = 1024 * 1024;
     private static final int MAX_REASON_CHARS = 300;
+
+    /** Response bodies announced larger than a response could sensibly be are discarded unread. */
+    private static final HttpResponse.BodyHandler<byte[]> BOUNDED_BODY = info ->
+            info.headers().firstValueAsLong("Content-Length").orElse(0) > MAX_RESPONSE_BYTES
+                    ? HttpResponse.BodySubscribers.replacing(new byte[0])
+                    : HttpResponse.BodySubscribers.ofByteArray();
 
     private final OtlpExportSettings settings;
     private final ExportCounters counters;
@@ -101,7 +111,7 @@ public final class OtlpHttpExporter {
 
     /**
      * Delivers one serialized request, retrying as described above; blocks for at most about
-     * {@code maxElapsed} plus one request {@code timeout} per part.
+     * {@code maxElapsed} plus two request {@code timeout}s (response headers, then body) per part.
      *
      * @throws InterruptedException when interrupted while sending or waiting: the outcome is then unknown
      */
@@ -258,27 +268,35 @@ public final class OtlpHttpExporter {
     }
 
     private Attempt send(HttpRequest request) throws InterruptedException {
-        HttpResponse<InputStream> response;
+        // the request timeout ends at the response headers; the whole exchange gets one more timeout for the body
+        long deadlineMillis = 2 * settings.timeout().toMillis();
+        CompletableFuture<HttpResponse<byte[]>> exchange = client.sendAsync(request, BOUNDED_BODY);
+        HttpResponse<byte[]> response;
         try {
-            response = client.send(request, HttpResponse.BodyHandlers.ofInputStream());
-        } catch (IOException e) {
+            response = exchange.get(deadlineMillis, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            exchange.cancel(true);
+            throw e;
+        } catch (TimeoutException e) {
+            exchange.cancel(true);
+            return transportFailure("HttpTimeoutException: no complete response within " + deadlineMillis + " ms");
+        } catch (ExecutionException e) {
             // refused, reset, timed out, unresolvable: the request may not have been processed; retry
-            return new Attempt(DeliveryResult.NO_STATUS, true, describe(e), new byte[0], Optional.empty());
+            Throwable cause = e.getCause() == null ? e : e.getCause();
+            return transportFailure(cause instanceof IOException io ? describe(io) : cause.toString());
         }
         int status = response.statusCode();
-        byte[] body;
-        try (InputStream in = response.body()) {
-            body = in.readNBytes(MAX_RESPONSE_BYTES);
-        } catch (IOException e) {
-            body = new byte[0];
-        }
-        body = decodeResponse(response, body);
+        byte[] body = decodeResponse(response, response.body());
         boolean retryable = status == 429 || status == 502 || status == 503 || status == 504;
         Optional<Duration> retryAfter = retryable
                 ? RetryAfter.parse(response.headers().firstValue("Retry-After"), clock)
                 : Optional.empty();
         String reason = status >= 200 && status < 300 ? "" : "HTTP " + status + describe(response, body);
         return new Attempt(status, retryable, reason, body, retryAfter);
+    }
+
+    private static Attempt transportFailure(String reason) {
+        return new Attempt(DeliveryResult.NO_STATUS, true, reason, new byte[0], Optional.empty());
     }
 
     private static byte[] decodeResponse(HttpResponse<?> response, byte[] body) {

@@ -283,6 +283,23 @@ class OtlpHttpExporterTest {
     }
 
     @Test
+    void retriesAnAttemptWhoseResponseBodyStalls() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        collector.then(Reply.stalledBodyUntil(release));
+        try {
+            OtlpExportSettings settings = fastRetries(collector.endpoint()).timeout(Duration.ofMillis(200)).build();
+
+            DeliveryResult result = exporter(settings).export(body);
+
+            assertTrue(result.delivered());
+            assertEquals(2, result.attempts());
+            assertEquals(1, counters.retries());
+        } finally {
+            release.countDown();
+        }
+    }
+
+    @Test
     void countsAPartialSuccessWithoutRetrying() throws Exception {
         collector.then(Reply.ok(ExportProfilesServiceResponse.newBuilder()
                 .setPartialSuccess(ExportProfilesPartialSuccess.newBuilder()

@@ -37,9 +37,18 @@ final class TestCollector implements AutoCloseable {
     }
 
     /** A scripted answer; {@code hold} (if set) is awaited before answering, to make the target slow. */
-    record Reply(int status, Map<String, String> headers, byte[] body, CountDownLatch hold) {
+    record Reply(int status, Map<String, String> headers, byte[] body, CountDownLatch hold, boolean stallBody) {
+        Reply(int status, Map<String, String> headers, byte[] body, CountDownLatch hold) {
+            this(status, headers, body, hold, false);
+        }
+
         static Reply status(int status) {
             return new Reply(status, Map.of(), new byte[0], null);
+        }
+
+        /** Sends the headers of a 100-byte body, then nothing until {@code latch} opens. */
+        static Reply stalledBodyUntil(CountDownLatch latch) {
+            return new Reply(200, Map.of(), new byte[100], latch, true);
         }
 
         static Reply ok(ExportProfilesServiceResponse response) {
@@ -132,6 +141,11 @@ final class TestCollector implements AutoCloseable {
                 if (defaultHold != null) {
                     reply = reply.heldUntil(defaultHold);
                 }
+            }
+            if (reply.stallBody()) {
+                exchange.sendResponseHeaders(reply.status(), reply.body().length);
+                reply.hold().await(30, TimeUnit.SECONDS);
+                return;
             }
             if (reply.hold() != null) {
                 reply.hold().await(30, TimeUnit.SECONDS);
