@@ -4,7 +4,9 @@ import chunkrelay.translate.export.Compression;
 import chunkrelay.translate.export.OtlpExportSettings;
 import io.micronaut.context.annotation.ConfigurationProperties;
 import io.micronaut.core.annotation.Nullable;
+import io.micronaut.core.convert.format.MapFormat;
 import io.micronaut.core.convert.format.ReadableBytes;
+import io.micronaut.core.naming.conventions.StringConvention;
 
 import java.net.URI;
 import java.time.Duration;
@@ -22,7 +24,8 @@ import java.util.Map;
  * @param maxRequestSize  requests above it are sent in parts
  */
 @ConfigurationProperties("relay.otlp")
-public record OtlpConfig(@Nullable URI endpoint, @Nullable Map<String, String> headers, @Nullable String compression,
+public record OtlpConfig(@Nullable URI endpoint, @Nullable @MapFormat(transformation = MapFormat.MapTransformation.FLAT,
+                                 keyFormat = StringConvention.RAW) Map<String, String> headers, @Nullable String compression,
                          @Nullable Duration connectTimeout, @Nullable Duration timeout,
                          @Nullable Integer queueCapacity, @Nullable @ReadableBytes Long queueMaxBytes,
                          @Nullable Integer workers, @Nullable Integer maxAttempts, @Nullable Duration maxElapsed,
