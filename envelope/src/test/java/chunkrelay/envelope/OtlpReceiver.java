@@ -25,11 +25,11 @@ import java.util.zip.GZIPInputStream;
  * decodes the body as an {@code ExportProfilesServiceRequest} (400 when it is not one) and records it; answers
  * with the configured status after the configured delay. Can stop and serve again on the same port.
  */
-final class OtlpReceiver implements AutoCloseable {
+public final class OtlpReceiver implements AutoCloseable {
 
     /** One request as received. */
-    record Received(String contentEncoding, byte[] body, ExportProfilesServiceRequest request) {
-        String hex() {
+    public record Received(String contentEncoding, byte[] body, ExportProfilesServiceRequest request) {
+        public String hex() {
             return HexFormat.of().formatHex(body);
         }
     }
@@ -46,37 +46,37 @@ final class OtlpReceiver implements AutoCloseable {
         serve(port);
     }
 
-    static OtlpReceiver start() throws IOException {
+    public static OtlpReceiver start() throws IOException {
         return new OtlpReceiver(0);
     }
 
     /** The endpoint to configure as {@code relay.otlp.endpoint}. */
-    URI endpoint() {
+    public URI endpoint() {
         return URI.create("http://127.0.0.1:" + port);
     }
 
-    OtlpReceiver answering(int status) {
+    public OtlpReceiver answering(int status) {
         this.status = status;
         return this;
     }
 
-    OtlpReceiver delaying(Duration delay) {
+    public OtlpReceiver delaying(Duration delay) {
         this.delay = delay;
         return this;
     }
 
     /** Requests that reached the handler, whatever it answered. */
-    int attempts() {
+    public int attempts() {
         return attempts.get();
     }
 
     /** Requests answered with 2xx, decoded, in arrival order. */
-    synchronized List<Received> received() {
+    public synchronized List<Received> received() {
         return List.copyOf(received);
     }
 
     /** Stops listening: connections are refused until {@link #restart()}. */
-    synchronized void stop() {
+    public synchronized void stop() {
         if (server != null) {
             server.stop(0);
             server = null;
@@ -84,7 +84,7 @@ final class OtlpReceiver implements AutoCloseable {
     }
 
     /** Listens again on the same port. */
-    synchronized void restart() throws IOException {
+    public synchronized void restart() throws IOException {
         if (server == null) {
             serve(port);
         }

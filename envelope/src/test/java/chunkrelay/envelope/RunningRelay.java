@@ -26,8 +26,8 @@ import java.util.function.BooleanSupplier;
  * The real relay for acceptance tests: the Micronaut server on a random port ({@code test} environment) with its
  * archive in a test's S3 server ({@link EmbeddedS3Server}), plus a look at the bucket that bypasses the relay.
  */
-final class RunningRelay implements AutoCloseable {
-    static final String BUCKET = "acceptance";
+public final class RunningRelay implements AutoCloseable {
+    public static final String BUCKET = "acceptance";
 
     private final EmbeddedServer server;
     private final EmbeddedS3Server s3;
@@ -38,13 +38,13 @@ final class RunningRelay implements AutoCloseable {
     }
 
     /** A relay archiving into {@code s3}, with {@code properties} on top (e.g. {@code relay.otlp.*}). */
-    static RunningRelay start(EmbeddedS3Server s3, Map<String, Object> properties) {
+    public static RunningRelay start(EmbeddedS3Server s3, Map<String, Object> properties) {
         Map<String, Object> all = new HashMap<>(storageProperties(s3));
         all.putAll(properties);
         return new RunningRelay(ApplicationContext.run(EmbeddedServer.class, all, "test"), s3);
     }
 
-    static Map<String, Object> storageProperties(EmbeddedS3Server s3) {
+    public static Map<String, Object> storageProperties(EmbeddedS3Server s3) {
         return Map.of("relay.storage.s3.endpoint", s3.endpoint().toString(),
                 "relay.storage.s3.bucket", BUCKET,
                 "relay.storage.s3.path-style", "true",
@@ -57,24 +57,24 @@ final class RunningRelay implements AutoCloseable {
         return new RelayClient(server.getURI());
     }
 
-    URI uri() {
+    public URI uri() {
         return server.getURI();
     }
 
-    <T> T bean(Class<T> type) {
+    public <T> T bean(Class<T> type) {
         return server.getApplicationContext().getBean(type);
     }
 
-    ChunkArchive archive() {
+    public ChunkArchive archive() {
         return bean(ChunkArchive.class);
     }
 
     /** Every object in the bucket, key to ETag, read with a client of its own. */
-    Map<String, String> objects() {
+    public Map<String, String> objects() {
         return objects(s3);
     }
 
-    static Map<String, String> objects(EmbeddedS3Server s3) {
+    public static Map<String, String> objects(EmbeddedS3Server s3) {
         try (S3Client client = S3Client.builder().endpointOverride(s3.endpoint()).forcePathStyle(true)
                 .region(Region.of(ArchiveSettings.DEFAULT_REGION))
                 .credentialsProvider(StaticCredentialsProvider.create(
@@ -89,11 +89,11 @@ final class RunningRelay implements AutoCloseable {
     }
 
     /** The archived chunks, found from the bucket's keys and read back through the archive. */
-    List<ArchivedChunk> archivedChunks() {
+    public List<ArchivedChunk> archivedChunks() {
         return archivedChunks(archive(), objects());
     }
 
-    static List<ArchivedChunk> archivedChunks(ChunkArchive archive, Map<String, String> objects) {
+    public static List<ArchivedChunk> archivedChunks(ChunkArchive archive, Map<String, String> objects) {
         TreeSet<String> days = new TreeSet<>();
         for (String key : objects.keySet()) {
             String[] parts = key.split("/");
@@ -106,7 +106,7 @@ final class RunningRelay implements AutoCloseable {
     }
 
     /** Waits until {@code condition} holds, failing with {@code what} after {@code timeout}. */
-    static void await(String what, Duration timeout, BooleanSupplier condition) throws InterruptedException {
+    public static void await(String what, Duration timeout, BooleanSupplier condition) throws InterruptedException {
         long until = System.nanoTime() + timeout.toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > until) {
