@@ -1,6 +1,5 @@
 package chunkrelay.envelope;
 
-import chunkrelay.storage.ArchiveKey;
 import chunkrelay.storage.ArchiveSettings;
 import chunkrelay.storage.ArchivedChunk;
 import chunkrelay.storage.ChunkArchive;
@@ -15,6 +14,7 @@ import software.amazon.awssdk.services.s3.model.S3Object;
 
 import java.net.URI;
 import java.time.Duration;
+import java.time.LocalDate;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -94,14 +94,16 @@ public final class RunningRelay implements AutoCloseable {
     }
 
     public static List<ArchivedChunk> archivedChunks(ChunkArchive archive, Map<String, String> objects) {
-        TreeSet<String> days = new TreeSet<>();
+        // keys are {project}/{yyyy-mm-dd}/...: list each day that has objects
+        TreeSet<String> projectDays = new TreeSet<>();
         for (String key : objects.keySet()) {
             String[] parts = key.split("/");
-            days.add(parts[0] + "/" + parts[1]);
+            projectDays.add(parts[0] + "/" + parts[1]);
         }
-        return days.stream().flatMap(day -> {
-            ArchiveKey first = ArchiveKey.ofStem(day + "/p/c");
-            return archive.list(first.projectId(), first.day(), first.day()).stream();
+        return projectDays.stream().flatMap(projectDay -> {
+            String[] parts = projectDay.split("/");
+            LocalDate day = LocalDate.parse(parts[1]);
+            return archive.list(parts[0], day, day).stream();
         }).toList();
     }
 

@@ -3,6 +3,7 @@ package chunkrelay.envelope.sdk;
 import chunkrelay.translate.OtlpInvariants;
 import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
 import io.opentelemetry.proto.common.v1.AnyValue;
+import io.opentelemetry.proto.profiles.v1development.KeyValueAndUnit;
 import io.opentelemetry.proto.profiles.v1development.Line;
 import io.opentelemetry.proto.profiles.v1development.Location;
 import io.opentelemetry.proto.profiles.v1development.Profile;
@@ -10,7 +11,6 @@ import io.opentelemetry.proto.profiles.v1development.ProfilesDictionary;
 import io.opentelemetry.proto.profiles.v1development.ResourceProfiles;
 import io.opentelemetry.proto.profiles.v1development.Sample;
 import io.opentelemetry.proto.profiles.v1development.ScopeProfiles;
-import io.opentelemetry.proto.profiles.v1development.KeyValueAndUnit;
 
 import java.util.List;
 import java.util.Set;
