@@ -17,7 +17,9 @@ import java.util.Map;
  * Unset values take {@link OtlpExportSettings}'s defaults, which document each key.
  *
  * @param endpoint        base URI of the OTLP/HTTP receiver, e.g. {@code http://collector:4318}
- * @param headers         extra request headers, {@code relay.otlp.headers.<name>}
+ * @param headers         extra request headers, {@code relay.otlp.headers.<name>}; names are kept as written
+ *                        (YAML, {@code -D} properties, or {@code MICRONAUT_APPLICATION_JSON} in the environment:
+ *                        environment variable names cannot spell them)
  * @param compression     {@code gzip} or {@code none}
  * @param maxAttempts     attempts per request before a retryable failure is final (the retry budget, with
  *                        {@code maxElapsed})
