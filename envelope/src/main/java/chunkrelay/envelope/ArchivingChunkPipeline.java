@@ -40,10 +40,11 @@ public class ArchivingChunkPipeline implements ChunkPipeline {
     private final ProjectRegistry projects;
     private final RelayVersion version;
     private final MeterRegistry meters;
+    private final RecentChunks recent;
 
     public ArchivingChunkPipeline(ChunkProcessor processor, ChunkTranslator translator, ChunkArchive archive,
                                   ChunkForwarder forwarder, ProjectRegistry projects, RelayVersion version,
-                                  MeterRegistry meters) {
+                                  MeterRegistry meters, RecentChunks recent) {
         this.processor = processor;
         this.translator = translator;
         this.archive = archive;
@@ -51,6 +52,7 @@ public class ArchivingChunkPipeline implements ChunkPipeline {
         this.projects = projects;
         this.version = version;
         this.meters = meters;
+        this.recent = recent;
     }
 
     @Override
@@ -60,15 +62,24 @@ public class ArchivingChunkPipeline implements ChunkPipeline {
             if (outcome instanceof ChunkOutcome.Rejected rejected) {
                 reject(item, rejected.rejection());
             } else {
-                store(item, ((ChunkOutcome.Accepted) outcome).chunk());
+                ProfileChunk chunk = ((ChunkOutcome.Accepted) outcome).chunk();
+                if (recent.wasArchived(item.projectId(), chunk.chunkId().toHex())) {
+                    // archived moments ago: the SDK retried or sent it twice; nothing to translate or store
+                    meters.counter("relay.chunks.duplicates").increment();
+                } else {
+                    store(item, chunk);
+                }
             }
         }
     }
 
     private void reject(ProfileChunkItem item, ChunkRejection rejection) {
         meters.counter("relay.chunks.rejected", "reason", rejection.reason().relayName()).increment();
-        LOG.info("chunk rejected: project={} event_id={} platform={} sdk={}/{} reason={} detail={}",
-                item.projectId(), item.envelope().eventId(), item.header().platform(), item.envelope().sdkName(),
+        ChunkPeek peek = ChunkPeek.of(item.payload());
+        LOG.info("chunk rejected: project={} chunk_id={} event_id={} platform={} sdk={}/{} reason={} detail={}",
+                item.projectId(), peek.chunkId(), item.envelope().eventId(),
+                item.header().platform() != null ? item.header().platform() : peek.platform(),
+                item.envelope().sdkName(),
                 item.envelope().sdkVersion(), rejection.reason().relayName(), rejection.detail());
     }
 
@@ -89,13 +100,17 @@ public class ArchivingChunkPipeline implements ChunkPipeline {
                     e.getMessage());
             throw new ChunkPipelineUnavailableException("archive unavailable: " + e.getMessage());
         }
+        recent.archived(item.projectId(), chunk.chunkId().toHex());
         if (result == ArchiveResult.DUPLICATE) {
             // archived (and handed to the forwarder) before: the SDK retried or the chunk was sent twice
             meters.counter("relay.archive.duplicates").increment();
             return;
         }
         meters.counter("relay.chunks.accepted", "platform", Platform.metricTag(chunk.platform())).increment();
-        forwarder.forward(key, otlp);
+        timed("forward", () -> {
+            forwarder.forward(key, otlp);
+            return null;
+        });
     }
 
     private Map<String, String> metadata(ProfileChunk chunk) {

@@ -1,5 +1,6 @@
 package chunkrelay.envelope;
 
+import io.micronaut.context.annotation.ConfigurationProperties;
 import io.micronaut.context.annotation.EachProperty;
 import io.micronaut.context.annotation.Parameter;
 import io.micronaut.core.annotation.Nullable;
@@ -13,8 +14,19 @@ import java.util.List;
  * @param id          the numeric project id (the property name)
  * @param keys        the public keys (32 characters) that may send to it
  * @param serviceName {@code service.name} of its OTLP profiles; by default taken from the chunk's release
+ * @param rateLimits  its quotas, {@code relay.projects.<id>.rate-limits.*}; none by default
  */
 @EachProperty("relay.projects")
 public record ProjectConfig(@Parameter String id, @Bindable(defaultValue = "") List<String> keys,
-                            @Nullable String serviceName) {
+                            @Nullable String serviceName, @Nullable RateLimits rateLimits) {
+
+    /**
+     * Per-minute quotas of a project's profile chunks, both categories together; unset means unlimited.
+     *
+     * @param chunksPerMinute profile chunks accepted per minute
+     * @param bytesPerMinute  decoded profile chunk payload bytes accepted per minute
+     */
+    @ConfigurationProperties("rate-limits")
+    public record RateLimits(@Nullable Long chunksPerMinute, @Nullable Long bytesPerMinute) {
+    }
 }
