@@ -3,6 +3,7 @@ package chunkrelay.envelope;
 import chunkrelay.chunk.ChunkOutcome;
 import chunkrelay.chunk.ChunkProcessor;
 import chunkrelay.chunk.ChunkRejection;
+import chunkrelay.chunk.ChunkRejectionReason;
 import chunkrelay.chunk.ProfileChunk;
 import chunkrelay.storage.ArchiveEntry;
 import chunkrelay.storage.ArchiveKey;
@@ -11,6 +12,7 @@ import chunkrelay.storage.ArchiveUnavailableException;
 import chunkrelay.storage.ChunkArchive;
 import chunkrelay.translate.ChunkTranslator;
 import chunkrelay.translate.TranslationContext;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import jakarta.inject.Singleton;
@@ -41,6 +43,9 @@ public class ArchivingChunkPipeline implements ChunkPipeline {
     private final RelayVersion version;
     private final MeterRegistry meters;
     private final RecentChunks recent;
+    private final Counter duplicates;
+    private final Counter archiveDuplicates;
+    private final Counter archiveFailures;
 
     public ArchivingChunkPipeline(ChunkProcessor processor, ChunkTranslator translator, ChunkArchive archive,
                                   ChunkForwarder forwarder, ProjectRegistry projects, RelayVersion version,
@@ -53,6 +58,13 @@ public class ArchivingChunkPipeline implements ChunkPipeline {
         this.version = version;
         this.meters = meters;
         this.recent = recent;
+        // every outcome's meter exists from the start, at zero, so dashboards and alerts see it before it happens
+        for (ChunkRejectionReason reason : ChunkRejectionReason.values()) {
+            meters.counter("relay.chunks.rejected", "reason", reason.relayName());
+        }
+        this.duplicates = meters.counter("relay.chunks.duplicates");
+        this.archiveDuplicates = meters.counter("relay.archive.duplicates");
+        this.archiveFailures = meters.counter("relay.archive.failures");
     }
 
     @Override
@@ -65,7 +77,7 @@ public class ArchivingChunkPipeline implements ChunkPipeline {
                 ProfileChunk chunk = ((ChunkOutcome.Accepted) outcome).chunk();
                 if (recent.wasArchived(item.projectId(), chunk.chunkId().toHex())) {
                     // archived moments ago: the SDK retried or sent it twice; nothing to translate or store
-                    meters.counter("relay.chunks.duplicates").increment();
+                    duplicates.increment();
                 } else {
                     store(item, chunk);
                 }
@@ -95,7 +107,7 @@ public class ArchivingChunkPipeline implements ChunkPipeline {
         try {
             result = timed("archive", () -> archive.archive(entry));
         } catch (ArchiveUnavailableException e) {
-            meters.counter("relay.archive.failures").increment();
+            archiveFailures.increment();
             LOG.warn("archive unavailable for chunk {} of project {}: {}", key.chunkId(), key.projectId(),
                     e.getMessage());
             throw new ChunkPipelineUnavailableException("archive unavailable: " + e.getMessage());
@@ -103,7 +115,7 @@ public class ArchivingChunkPipeline implements ChunkPipeline {
         recent.archived(item.projectId(), chunk.chunkId().toHex());
         if (result == ArchiveResult.DUPLICATE) {
             // archived (and handed to the forwarder) before: the SDK retried or the chunk was sent twice
-            meters.counter("relay.archive.duplicates").increment();
+            archiveDuplicates.increment();
             return;
         }
         meters.counter("relay.chunks.accepted", "platform", Platform.metricTag(chunk.platform())).increment();
