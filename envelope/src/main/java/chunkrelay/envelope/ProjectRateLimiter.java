@@ -3,10 +3,12 @@ package chunkrelay.envelope;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.micrometer.core.instrument.MeterRegistry;
+import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 /**
  * The per-minute quotas of {@code relay.projects.<id>.rate-limits}: chunks and decoded chunk bytes per project.
@@ -20,14 +22,22 @@ public class ProjectRateLimiter {
 
     private final ProjectRegistry projects;
     private final MeterRegistry meters;
+    private final LongSupplier nanoTime;
     private final Cache<Long, Window> windows = Caffeine.newBuilder()
             .expireAfterAccess(WINDOW.toNanos(), TimeUnit.NANOSECONDS)
             .maximumSize(100_000)
             .build();
 
+    @Inject
     public ProjectRateLimiter(ProjectRegistry projects, MeterRegistry meters) {
+        this(projects, meters, System::nanoTime);
+    }
+
+    /** With a clock of its own, for tests of the window. */
+    ProjectRateLimiter(ProjectRegistry projects, MeterRegistry meters, LongSupplier nanoTime) {
         this.projects = projects;
         this.meters = meters;
+        this.nanoTime = nanoTime;
     }
 
     /**
@@ -41,7 +51,7 @@ public class ProjectRateLimiter {
         if (limits == null || chunks == 0) {
             return;
         }
-        long now = System.nanoTime();
+        long now = nanoTime.getAsLong();
         long[] refusedFor = {0};
         windows.asMap().compute(projectId, (id, current) -> {
             Window window = current == null || now - current.startNanos >= WINDOW.toNanos() ? new Window(now) : current;
