@@ -29,7 +29,8 @@ import java.util.function.Supplier;
  * The chunk path: validate and normalise (Relay's rules), translate to OTLP, archive both forms, then hand the
  * OTLP form to the forwarder. It returns only once both forms are stored, so a 200 never loses a chunk; when the
  * archive cannot take it, the client gets 503 and retries. An invalid chunk is an outcome (logged and counted by
- * Relay's reason name), not an HTTP error, as in Relay.
+ * Relay's reason name), not an HTTP error, as in Relay. A valid chunk archived recently ({@link RecentChunks}) is
+ * counted as a duplicate and goes no further than its parse.
  */
 @Singleton
 public class ArchivingChunkPipeline implements ChunkPipeline {

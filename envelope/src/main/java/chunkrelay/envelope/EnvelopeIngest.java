@@ -17,8 +17,8 @@ import java.util.Set;
 /**
  * Takes one decoded envelope from its stream: reads and validates all of it (header, auth from its {@code dsn}
  * when the request carried none, every item), keeps the profile_chunk payloads, skips and counts everything
- * else, applies Relay's profile size limits, and only then hands the chunks to the {@link ChunkPipeline}. So an
- * envelope is either handed over whole or refused.
+ * else, applies Relay's profile size limits and the project's quotas ({@link ProjectRateLimiter}, 429), and only
+ * then hands the chunks to the {@link ChunkPipeline}. So an envelope is either handed over whole or refused.
  */
 @Singleton
 public class EnvelopeIngest {
