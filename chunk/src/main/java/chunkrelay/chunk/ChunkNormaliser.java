@@ -117,7 +117,12 @@ final class ChunkNormaliser {
         SampleOrder.stableSortByTime(times, stacks, threads);
 
         // 6.
-        long duration = times[kept - 1] - times[0];
+        long duration;
+        try {
+            duration = Math.subtractExact(times[kept - 1], times[0]);
+        } catch (ArithmeticException overflow) {
+            duration = Long.MAX_VALUE;
+        }
         if (duration > MAX_CHUNK_DURATION_NANOS) {
             throw new ChunkRejectedException(ChunkRejectionReason.DURATION_IS_TOO_LONG,
                     "samples span " + duration / 1_000_000 + " ms, more than the 66000 ms a chunk may cover");

@@ -11,20 +11,22 @@ import java.util.Locale;
 
 /**
  * Validates and normalises one {@code profile_chunk} item as Sentry's Relay does
- * ({@code processing::profile_chunks::process} with {@code relay_profiling}), in Relay's order:
+ * ({@code processing::profile_chunks} with {@code relay_profiling}), in the order relay-parity.md
+ * section 5 gives. Recent Relay revisions differ on where the item header check sits; this follows the
+ * revision that checks it right after the minimal parse, so a mismatch wins over later schema errors:
  * <ol>
  *   <li>a Perfetto item ({@code content_type: application/x-perfetto-trace}) without {@code meta_length}:
  *       {@code profiling_invalid_sampled_profile}; with it: {@code profiling_platform_not_supported}
  *       (an Android format this relay does not convert yet);</li>
  *   <li>a JSON item with {@code meta_length}: {@code profiling_invalid_sampled_profile};</li>
- *   <li>minimal parse ({@code platform}, {@code version}, {@code sampled_profile}) fails:
- *       {@code profiling_invalid_json};</li>
+ *   <li>minimal parse (chunk id, {@code platform}, {@code release}, {@code version},
+ *       {@code sampled_profile}) fails: {@code profiling_invalid_json};</li>
+ *   <li>the item header's {@code platform}, when present, differs from the payload's:
+ *       {@code profiling_invalid_profile_type};</li>
  *   <li>version dispatch: Android trace chunks (platform {@code android}, version "2" or
  *       "2.android-trace", with {@code sampled_profile}) are an Android format not converted yet, and
  *       every version other than "2" is not supported: {@code profiling_platform_not_supported};</li>
  *   <li>full Sample Format V2 parse fails: {@code profiling_invalid_json};</li>
- *   <li>the item header's {@code platform}, when present, differs from the payload's:
- *       {@code profiling_invalid_profile_type};</li>
  *   <li>normalisation ({@link ChunkNormaliser});</li>
  *   <li>the chunk is larger than the limit: {@code profiling_exceed_size_limit}.</li>
  * </ol>
@@ -97,21 +99,21 @@ public final class ChunkProcessor {
         }
 
         // Whatever the full parse reads, the minimal parse reads too, with the same platform, version and
-        // sampled_profile; so an accepted chunk is read once and routed on the full parse. Only a payload the
-        // full parse refuses is read again in Relay's order, so that it gets Relay's reason.
-        ParsedChunk parsed = parseOrNull(payload);
-        if (parsed != null) {
-            dispatch(parsed.routing());
-        } else {
-            MinimalChunk minimal = readJson(() -> MinimalChunk.parse(json, payload));
-            dispatch(minimal);
-            parsed = readJson(() -> new SampleV2Parser(json).parse(payload));
-        }
-
-        if (header.platform() != null && !header.platform().equals(parsed.platform())) {
+        // sampled_profile (given UTF-8 without a BOM and no chunk id alias, which only the minimal parse reads);
+        // so such a chunk is read once and routed on the full parse. Any other payload is read again in Relay's
+        // order, so that it gets Relay's reason.
+        ParsedChunk parsed = MinimalChunk.isUtf8WithoutBom(payload) ? parseOrNull(payload) : null;
+        MinimalChunk minimal = parsed != null && parsed.routable()
+                ? parsed.routing()
+                : readJson(() -> MinimalChunk.parse(json, payload));
+        if (header.platform() != null && !header.platform().equals(minimal.platform())) {
             throw new ChunkRejectedException(ChunkRejectionReason.INVALID_PROFILE_TYPE,
                     "item header platform \"" + JsonValues.abbreviate(header.platform())
-                            + "\" differs from the chunk's platform \"" + JsonValues.abbreviate(parsed.platform()) + "\"");
+                            + "\" differs from the chunk's platform \"" + JsonValues.abbreviate(minimal.platform()) + "\"");
+        }
+        dispatch(minimal);
+        if (parsed == null) {
+            parsed = readJson(() -> new SampleV2Parser(json).parse(payload));
         }
 
         ProfileChunk chunk = ChunkNormaliser.normalise(parsed);
@@ -127,7 +129,8 @@ public final class ChunkProcessor {
     private ParsedChunk parseOrNull(byte[] payload) {
         try {
             return new SampleV2Parser(json).parse(payload);
-        } catch (IOException | ChunkSchemaException refused) {
+        } catch (IOException | ChunkSchemaException | RuntimeException refused) {
+            // read again in Relay's order, which gives the payload its reason (or the same internal error)
             return null;
         }
     }

@@ -1,29 +1,45 @@
 package chunkrelay.chunk;
 
-import java.util.Arrays;
+import java.util.ArrayList;
+import java.util.List;
 
-/** An append-only int array, so a chunk's stacks and samples cost 4 bytes per value while parsing. */
+/**
+ * An append-only int array in fixed-size blocks: growing never copies, and {@link #toArray} releases
+ * each block as soon as it is copied, so a payload of nothing but small indices ("0,0,0,...") needs
+ * about its final array plus one block, not the 2-3 times a doubling array needs while it grows.
+ */
 final class GrowableIntArray {
-    private int[] values = new int[16];
+    private static final int BLOCK = 1 << 14;
+
+    private final List<int[]> blocks = new ArrayList<>();
+    private int[] current = new int[BLOCK];
+    private int inCurrent;
     private int size;
 
     void add(int value) {
-        if (size == values.length) {
-            values = Arrays.copyOf(values, values.length * 2);
+        if (inCurrent == BLOCK) {
+            blocks.add(current);
+            current = new int[BLOCK];
+            inCurrent = 0;
         }
-        values[size++] = value;
+        current[inCurrent++] = value;
+        size++;
     }
 
-    int size() {
-        return size;
-    }
-
-    int get(int index) {
-        return values[index];
-    }
-
-    /** The values, trimmed to size. */
+    /** The values in one array; this instance is empty afterwards. */
     int[] toArray() {
-        return Arrays.copyOf(values, size);
+        int[] out = new int[size];
+        int at = 0;
+        for (int i = 0; i < blocks.size(); i++) {
+            System.arraycopy(blocks.get(i), 0, out, at, BLOCK);
+            blocks.set(i, null);
+            at += BLOCK;
+        }
+        System.arraycopy(current, 0, out, at, inCurrent);
+        blocks.clear();
+        current = new int[BLOCK];
+        inCurrent = 0;
+        size = 0;
+        return out;
     }
 }

@@ -1,24 +1,41 @@
 package chunkrelay.chunk;
 
-import java.util.Arrays;
+import java.util.ArrayList;
+import java.util.List;
 
-/** An append-only long array for sample timestamps while parsing. */
+/** An append-only long array in fixed-size blocks, for sample timestamps; see {@link GrowableIntArray}. */
 final class GrowableLongArray {
-    private long[] values = new long[16];
+    private static final int BLOCK = 1 << 13;
+
+    private final List<long[]> blocks = new ArrayList<>();
+    private long[] current = new long[BLOCK];
+    private int inCurrent;
     private int size;
 
     void add(long value) {
-        if (size == values.length) {
-            values = Arrays.copyOf(values, values.length * 2);
+        if (inCurrent == BLOCK) {
+            blocks.add(current);
+            current = new long[BLOCK];
+            inCurrent = 0;
         }
-        values[size++] = value;
+        current[inCurrent++] = value;
+        size++;
     }
 
-    int size() {
-        return size;
-    }
-
+    /** The values in one array; this instance is empty afterwards. */
     long[] toArray() {
-        return Arrays.copyOf(values, size);
+        long[] out = new long[size];
+        int at = 0;
+        for (int i = 0; i < blocks.size(); i++) {
+            System.arraycopy(blocks.get(i), 0, out, at, BLOCK);
+            blocks.set(i, null);
+            at += BLOCK;
+        }
+        System.arraycopy(current, 0, out, at, inCurrent);
+        blocks.clear();
+        current = new long[BLOCK];
+        inCurrent = 0;
+        size = 0;
+        return out;
     }
 }

@@ -10,6 +10,7 @@ import java.util.Map;
  * arrays over (and sort them in place), so a parsed chunk is normalised once and not used afterwards.
  *
  * @param hasSampledProfile whether the root object has a non-null {@code sampled_profile} (an Android format)
+ * @param hasChunkIdAlias   whether the root object has {@code event_id} or {@code profile_id}
  */
 record ParsedChunk(
         SentryUuid chunkId,
@@ -29,7 +30,16 @@ record ParsedChunk(
         Map<String, ThreadMetadata> threadMetadata,
         List<DebugImage> debugImages,
         Map<String, Measurement> measurements,
-        boolean hasSampledProfile) {
+        boolean hasSampledProfile,
+        boolean hasChunkIdAlias) {
+
+    /**
+     * Whether {@link #routing()} is what the minimal parse reads from the same (UTF-8) payload: not when the root
+     * has {@code event_id} or {@code profile_id}, which only the minimal parse reads (as chunk id aliases).
+     */
+    boolean routable() {
+        return !hasChunkIdAlias;
+    }
 
     /** What Relay's minimal parse would have read from the same payload, for its version dispatch. */
     MinimalChunk routing() {

@@ -18,6 +18,9 @@ import java.util.TreeMap;
  * kept. Samples go straight into primitive arrays; repeated thread ids share one String.
  */
 final class SampleV2Parser {
+    /** Shared by every frame without fields, so "{}" frames cost a reference each. */
+    private static final Frame EMPTY_FRAME = new Frame(null, null, null, null, null, null, null, null, null);
+
     private final JsonFactory factory;
 
     SampleV2Parser(JsonFactory factory) {
@@ -27,7 +30,7 @@ final class SampleV2Parser {
     ParsedChunk parse(byte[] payload) throws IOException, ChunkSchemaException {
         try (JsonParser p = factory.createParser(payload)) {
             p.nextToken();
-            return new Reader(p).root();
+            return new Reader(factory, p, payload).root();
         }
     }
 
@@ -48,22 +51,25 @@ final class SampleV2Parser {
 
     /** One parse: the state of the chunk being read. */
     private static final class Reader {
+        private final JsonFactory factory;
         private final JsonParser p;
-        private final List<Frame> frames = new ArrayList<>();
-        private final GrowableIntArray stackOffsets = new GrowableIntArray();
-        private final GrowableIntArray stackFrames = new GrowableIntArray();
+        private final byte[] payload;
+        private final GrowableList<Frame> frames = new GrowableList<>();
         private final GrowableLongArray timestamps = new GrowableLongArray();
         private final GrowableIntArray stackIds = new GrowableIntArray();
         private final GrowableIntArray threadIndices = new GrowableIntArray();
         private final Map<String, Integer> threadIndexById = new HashMap<>();
         private final List<String> threadIds = new ArrayList<>();
+        private int[] stackOffsets = {0};
+        private int[] stackFrames = {};
         private Map<String, ThreadMetadata> threadMetadata = Map.of();
         private List<DebugImage> debugImages = List.of();
         private Map<String, Measurement> measurements = Map.of();
 
-        Reader(JsonParser p) {
+        Reader(JsonFactory factory, JsonParser p, byte[] payload) {
+            this.factory = factory;
             this.p = p;
-            stackOffsets.add(0);
+            this.payload = payload;
         }
 
         ParsedChunk root() throws IOException, ChunkSchemaException {
@@ -77,6 +83,7 @@ final class SampleV2Parser {
             ClientSdk clientSdk = null;
             String version = null;
             boolean hasSampledProfile = false;
+            boolean hasChunkIdAlias = false;
             while (p.nextToken() == JsonToken.FIELD_NAME) {
                 String name = p.currentName();
                 p.nextToken();
@@ -90,6 +97,11 @@ final class SampleV2Parser {
                     case "chunk_id" -> {
                         seen.mark(name);
                         chunkId = uuid(name);
+                    }
+                    case "event_id", "profile_id" -> {
+                        // only the minimal parse reads these, as aliases of chunk_id
+                        hasChunkIdAlias = true;
+                        p.skipChildren();
                     }
                     case "profiler_id" -> {
                         seen.mark(name);
@@ -132,9 +144,9 @@ final class SampleV2Parser {
             }
             seen.require("chunk_id", "profiler_id", "platform", "client_sdk", "version", "profile");
             return new ParsedChunk(chunkId, profilerId, platform, release, environment, clientSdk, version,
-                    frames, stackOffsets.toArray(), stackFrames.toArray(), timestamps.toArray(),
+                    frames.toImmutableList(), stackOffsets, stackFrames, timestamps.toArray(),
                     stackIds.toArray(), threadIndices.toArray(), threadIds, threadMetadata, debugImages,
-                    measurements, hasSampledProfile);
+                    measurements, hasSampledProfile, hasChunkIdAlias);
         }
 
         private SentryUuid uuid(String path) throws IOException, ChunkSchemaException {
@@ -454,28 +466,48 @@ final class SampleV2Parser {
             return index;
         }
 
+        /**
+         * Two passes over the stacks: the first checks them and counts, the second fills arrays of the
+         * exact size. Stacks can be the densest part of a payload (2 bytes per index), so growing arrays
+         * there would cost several times the payload.
+         */
         private void stacks() throws IOException, ChunkSchemaException {
             JsonValues.expectArray(p, "profile.stacks");
-            int stack = 0;
+            long start = p.currentTokenLocation().getByteOffset();
+            int stackCount = 0;
+            long indexCount = 0;
             while (p.nextToken() != JsonToken.END_ARRAY) {
                 if (p.currentToken() != JsonToken.START_ARRAY) {
-                    throw JsonValues.wrongType(p, "profile.stacks[" + stack + "]", "an array");
+                    throw JsonValues.wrongType(p, "profile.stacks[" + stackCount + "]", "an array");
                 }
                 int depth = 0;
                 while (p.nextToken() != JsonToken.END_ARRAY) {
                     try {
-                        stackFrames.add(JsonValues.index(p, ""));
+                        JsonValues.index(p, "");
                     } catch (ChunkSchemaException e) {
                         // the path is only spelled out on failure, never per frame index
-                        throw new ChunkSchemaException("profile.stacks[" + stack + "][" + depth + "]" + e.getMessage());
+                        throw new ChunkSchemaException("profile.stacks[" + stackCount + "][" + depth + "]" + e.getMessage());
                     }
                     depth++;
                 }
-                stackOffsets.add(stackFrames.size());
-                stack++;
+                indexCount += depth;
+                stackCount++;
+            }
+            stackOffsets = new int[stackCount + 1];
+            stackFrames = new int[Math.toIntExact(indexCount)];
+            try (JsonParser again = factory.createParser(payload, (int) start, payload.length - (int) start)) {
+                again.nextToken();
+                int stack = 0;
+                int at = 0;
+                while (again.nextToken() != JsonToken.END_ARRAY) {
+                    while (again.nextToken() != JsonToken.END_ARRAY) {
+                        // checked by the first pass: a valid usize, ids past int range count as out of range
+                        stackFrames[at++] = JsonValues.index(again, "");
+                    }
+                    stackOffsets[++stack] = at;
+                }
             }
         }
-
         private void frames() throws IOException, ChunkSchemaException {
             JsonValues.expectArray(p, "profile.frames");
             while (p.nextToken() != JsonToken.END_ARRAY) {
@@ -538,7 +570,8 @@ final class SampleV2Parser {
                     default -> p.skipChildren();
                 }
             }
-            return new Frame(function, module, filename, absPath, lineno, colno, inApp, instructionAddr, platform);
+            Frame frame = new Frame(function, module, filename, absPath, lineno, colno, inApp, instructionAddr, platform);
+            return frame.equals(EMPTY_FRAME) ? EMPTY_FRAME : frame;
         }
 
         private void threadMetadata() throws IOException, ChunkSchemaException {

@@ -27,7 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * come back accepted with a consistent chunk or rejected with a reason and a detail, never an exception.
  */
 class ChunkFuzzTest {
-    private static final int ROUNDS = 6000;
+    private static final int ROUNDS = 4000;
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
     private final ChunkProcessor processor = new ChunkProcessor(ChunkProcessor.DEFAULT_MAX_CHUNK_BYTES);

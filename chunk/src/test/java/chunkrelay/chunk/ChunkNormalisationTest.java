@@ -91,6 +91,7 @@ class ChunkNormalisationTest {
         "unsorted samples not above max duration, 50.0, 20.0, false",
         "exactly 66 s, 1710805688.0, 1710805754.0, false",
         "66 s and one microsecond, 1710805688.0, 1710805754.000001, true",
+        "more than 292 years apart so the nanosecond difference overflows, -9.1e9, 9.1e9, true",
     })
     void appliesRelaysDurationLimitWithAStrictComparison(String name, double first, double second, boolean tooLong) {
         ChunkOutcome outcome = process(chunk("python", new int[][] {{0}},

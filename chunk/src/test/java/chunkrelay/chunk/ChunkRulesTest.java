@@ -87,6 +87,9 @@ class ChunkRulesTest {
                 rejectsRaw("syntaxErrorIsInvalidJson", "{\"platform\":\"python\",}", INVALID_JSON, "line 1"),
                 rejectsRaw("truncatedJsonIsInvalidJson", validText().substring(0, 200), INVALID_JSON, "not valid JSON"),
                 rejectsRaw("rootArrayIsInvalidJson", "[1,2]", INVALID_JSON, "the chunk"),
+                rejectsRaw("byteOrderMarkIsInvalidJson", "\uFEFF" + validText(), INVALID_JSON, "byte order mark"),
+                new Case("utf16ChunkIsInvalidJson", validText().getBytes(StandardCharsets.UTF_16LE), JSON_ITEM,
+                        INVALID_JSON, "UTF-8"),
                 rejects("missingPlatformIsInvalidJson", r -> r.remove("platform"), INVALID_JSON, "platform"),
                 rejects("numericPlatformIsInvalidJson", r -> r.put("platform", 3), INVALID_JSON, "platform"),
                 rejects("unknownVersionIsInvalidJson", r -> r.put("version", "3"), INVALID_JSON, "version"),
@@ -107,7 +110,7 @@ class ChunkRulesTest {
                         "version 1"),
                 rejects("version1WinsOverALaterSchemaError", r -> {
                     r.put("version", "1");
-                    r.put("chunk_id", 5);
+                    r.put("profiler_id", 5);
                 }, PLATFORM_NOT_SUPPORTED, "version 1"),
                 rejects("androidWithoutVersionIsAndroidFormatNotSupported", r -> {
                     r.put("platform", "android");
@@ -131,6 +134,9 @@ class ChunkRulesTest {
 
                 // full parse: required fields and types
                 rejects("missingChunkIdIsInvalidJson", r -> r.remove("chunk_id"), INVALID_JSON, "chunk_id"),
+                rejects("chunkIdUnderTwoOfItsNamesIsADuplicateField",
+                        r -> r.put("event_id", "0432a0a4c25f4697bf9f0a2fcbe6a814"), INVALID_JSON, "duplicate"),
+                rejects("numericReleaseIsInvalidJson", r -> r.put("release", 1), INVALID_JSON, "release"),
                 rejects("chunkIdNotAUuidIsInvalidJson", r -> r.put("chunk_id", "0432a0a4c25f"), INVALID_JSON, "chunk_id"),
                 accepts("chunkIdDashedUppercaseIsAccepted", r -> r.put("chunk_id", "0432A0A4-C25F-4697-BF9F-0A2FCBE6A814")),
                 rejects("numericProfilerIdIsInvalidJson", r -> r.put("profiler_id", 1), INVALID_JSON, "profiler_id"),
@@ -215,9 +221,13 @@ class ChunkRulesTest {
                     ((ObjectNode) frames(r).get(0)).put("vars", "ignored");
                     ((ObjectNode) samples(r).get(0)).putObject("extra");
                 }),
-                new Case("schemaErrorWinsOverItemHeaderPlatformMismatchAsInRelay",
+                new Case("headerPlatformMismatchWinsOverALaterSchemaError",
                         validText().replace("\"thread_id\":\"1\"", "\"thread_id\":1").getBytes(StandardCharsets.UTF_8),
-                        new ChunkItemHeader("node", null, false), INVALID_JSON, "thread_id"),
+                        new ChunkItemHeader("node", null, false), INVALID_PROFILE_TYPE, "\"node\""),
+                new Case("headerPlatformMismatchWinsOverVersionDispatch", mutated(r -> r.put("version", "1")),
+                        new ChunkItemHeader("node", null, false), INVALID_PROFILE_TYPE, "\"python\""),
+                new Case("minimalParseErrorWinsOverHeaderPlatformMismatch", mutated(r -> r.remove("chunk_id")),
+                        new ChunkItemHeader("node", null, false), INVALID_JSON, "chunk_id"),
                 new Case("trailingBytesAfterTheRootObjectAreIgnoredAsInRelay",
                         (validText() + " }{ trailing").getBytes(StandardCharsets.UTF_8), JSON_ITEM, null, null),
                 new Case("nestingAsDeepAsSerdeJsonAllowsIsAccepted",
@@ -270,6 +280,14 @@ class ChunkRulesTest {
                         EXCEED_SIZE_LIMIT, "exceeds the limit of 200 bytes"),
                 new Case("normalisationRuleWinsOverSizeLimit", mutated(r -> samples(r).removeAll()), JSON_ITEM,
                         NOT_ENOUGH_SAMPLES, "empty"));
+    }
+
+    @org.junit.jupiter.api.Test
+    void treatsMissingPayloadAndHeaderAsAnEmptyJsonItem() {
+        ChunkRejection rejection = ChunkFixturesTest.rejected(
+                new ChunkProcessor(ChunkProcessor.DEFAULT_MAX_CHUNK_BYTES).process(null, null));
+        assertEquals(INVALID_JSON, rejection.reason());
+        assertFalse(rejection.detail().startsWith(ChunkProcessor.INTERNAL_ERROR), rejection.detail());
     }
 
     @ParameterizedTest(name = "{0}")

@@ -1,8 +1,5 @@
 package chunkrelay.chunk;
 
-import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryPoolMXBean;
-import java.lang.management.MemoryType;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -23,10 +20,21 @@ public final class SyntheticChunkParse {
         buffer = new byte[capacity];
     }
 
+    /**
+     * @param args the payload size in bytes, then the shape: {@code realistic} (frames, stacks and
+     *             interleaved samples of 8 threads), {@code stack-indices} (one stack of millions of "0,")
+     *             or {@code empty-frames} (millions of "{}," frames), the two cheapest inputs per value kept
+     */
     public static void main(String[] args) {
         int targetBytes = Integer.parseInt(args[0]);
+        String shape = args.length > 1 ? args[1] : "realistic";
         SyntheticChunkParse writer = new SyntheticChunkParse(targetBytes);
-        int samples = writer.writeChunk();
+        int samples = switch (shape) {
+            case "realistic" -> writer.writeChunk();
+            case "stack-indices" -> writer.writeRepeated("\"frames\":[{}],\"stacks\":[[", "0", "]],");
+            case "empty-frames" -> writer.writeRepeated("\"stacks\":[[0]],\"frames\":[", "{}", "],");
+            default -> throw new IllegalArgumentException(shape);
+        };
         byte[] payload = writer.buffer;
 
         long started = System.nanoTime();
@@ -34,14 +42,12 @@ public final class SyntheticChunkParse {
                 .process(payload, new ChunkItemHeader("python", null, false));
         long millis = (System.nanoTime() - started) / 1_000_000;
 
-        long peakHeap = 0;
-        for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
-            if (pool.getType() == MemoryType.HEAP) {
-                peakHeap += pool.getPeakUsage().getUsed();
-            }
-        }
-        System.out.printf("payload %d bytes, %d samples, -Xmx %d MiB, peak heap (sum of pool peaks) %d MiB, processed in %d ms%n",
-                payload.length, samples, Runtime.getRuntime().maxMemory() >> 20, peakHeap >> 20, millis);
+        // what stays live: the payload (still referenced here) and the normalised chunk
+        System.gc();
+        long retained = Runtime.getRuntime().totalMemory() - Runtime.getRuntime().freeMemory();
+        System.out.printf(shape + ": payload %d bytes, %d samples, -Xmx %d MiB, processed in %d ms,"
+                        + " live after GC (payload + chunk) %d MiB%n",
+                payload.length, samples, Runtime.getRuntime().maxMemory() >> 20, millis, retained >> 20);
         if (outcome instanceof ChunkOutcome.Accepted accepted && accepted.chunk().sampleCount() == samples) {
             System.out.println("accepted " + accepted.chunk().sampleCount() + " samples on "
                     + accepted.chunk().threadCount() + " threads");
@@ -91,6 +97,29 @@ public final class SyntheticChunkParse {
         }
         write(tail);
         return samples;
+    }
+
+    /** A valid chunk of two samples whose bulk is {@code element} repeated inside {@code open}/{@code close}. */
+    private int writeRepeated(String open, String element, String close) {
+        write("{\"version\":\"2\",\"chunk_id\":\"0432a0a4c25f4697bf9f0a2fcbe6a814\","
+                + "\"profiler_id\":\"4d229f1d3807421ba62a5f8bc295d836\",\"platform\":\"python\","
+                + "\"client_sdk\":{\"name\":\"sentry.python\",\"version\":\"2.0.0\"},\"profile\":{" + open);
+        String tail = close + "\"samples\":[{\"timestamp\":1.0,\"thread_id\":\"1\",\"stack_id\":0},"
+                + "{\"timestamp\":2.0,\"thread_id\":\"1\",\"stack_id\":0}]}}";
+        byte[] bytes = element.getBytes(StandardCharsets.US_ASCII);
+        int end = buffer.length - tail.length();
+        for (boolean first = true; length + bytes.length + 1 <= end; first = false) {
+            if (!first) {
+                buffer[length++] = ',';
+            }
+            System.arraycopy(bytes, 0, buffer, length, bytes.length);
+            length += bytes.length;
+        }
+        while (length < end) {
+            buffer[length++] = ' ';
+        }
+        write(tail);
+        return 2;
     }
 
     private void write(String text) {

@@ -2,8 +2,17 @@ package chunkrelay.envelope;
 
 import io.micronaut.runtime.Micronaut;
 
+import java.util.Arrays;
+
+/**
+ * Runs the relay, or with {@code replay} as first argument the replay command ({@link ReplayCli}), which exits
+ * with its own code.
+ */
 public class Application {
     public static void main(String[] args) {
+        if (args.length > 0 && args[0].equals(ReplayCli.COMMAND)) {
+            System.exit(ReplayCli.run(Arrays.asList(args).subList(1, args.length), System.out, System.err));
+        }
         Micronaut.run(Application.class, args);
     }
 }

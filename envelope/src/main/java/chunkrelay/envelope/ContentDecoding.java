@@ -3,6 +3,8 @@ package chunkrelay.envelope;
 import com.aayushatharva.brotli4j.Brotli4jLoader;
 import com.aayushatharva.brotli4j.decoder.BrotliInputStream;
 import com.github.luben.zstd.ZstdInputStream;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micronaut.http.HttpStatus;
 import io.micronaut.http.exceptions.ContentLengthExceededException;
 import jakarta.inject.Singleton;
@@ -24,9 +26,13 @@ class ContentDecoding {
     private static final int BUFFER = 64 * 1024;
 
     private final RelayLimits limits;
+    private final Counter wireBytes;
+    private final Counter decodedBytes;
 
-    ContentDecoding(RelayLimits limits) {
+    ContentDecoding(RelayLimits limits, MeterRegistry meters) {
         this.limits = limits;
+        this.wireBytes = meters.counter("relay.envelope.received.bytes", "form", "wire");
+        this.decodedBytes = meters.counter("relay.envelope.received.bytes", "form", "decoded");
     }
 
     /** The encoding a header names; "", "utf-8" (sent by some SDKs) and no header mean none. */
@@ -49,7 +55,7 @@ class ContentDecoding {
 
     /** The decoded body, bounded by the envelope limit; reading it throws only {@link RelayError}s. */
     InputStream decode(Encoding encoding, InputStream wire) {
-        InputStream source = new WireBody(wire);
+        InputStream source = new WireBody(wire, wireBytes);
         InputStream decoded;
         try {
             decoded = switch (encoding) {
@@ -65,23 +71,30 @@ class ContentDecoding {
         } catch (IOException e) {
             throw RelayError.invalidBody(describe(e));
         }
-        return new DecodedBody(decoded, limits.maxEnvelopeBytes());
+        return new DecodedBody(decoded, limits.maxEnvelopeBytes(), decodedBytes);
     }
 
     private static String describe(IOException e) {
         return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     }
 
-    /** The body as received; the server's wire limit (max-request-size) becomes a 413. */
+    /** The body as received, counted; the server's wire limit (max-request-size) becomes a 413. */
     private static final class WireBody extends FilterInputStream {
-        WireBody(InputStream in) {
+        private final Counter received;
+
+        WireBody(InputStream in, Counter received) {
             super(in);
+            this.received = received;
         }
 
         @Override
         public int read() throws IOException {
             try {
-                return super.read();
+                int b = super.read();
+                if (b >= 0) {
+                    received.increment();
+                }
+                return b;
             } catch (IOException e) {
                 throw translate(e);
             }
@@ -90,7 +103,11 @@ class ContentDecoding {
         @Override
         public int read(byte[] b, int off, int len) throws IOException {
             try {
-                return super.read(b, off, len);
+                int n = super.read(b, off, len);
+                if (n > 0) {
+                    received.increment(n);
+                }
+                return n;
             } catch (IOException e) {
                 throw translate(e);
             }
@@ -110,11 +127,13 @@ class ContentDecoding {
     private static final class DecodedBody extends InputStream {
         private final InputStream in;
         private final long max;
+        private final Counter decoded;
         private long count;
 
-        DecodedBody(InputStream in, long max) {
+        DecodedBody(InputStream in, long max, Counter decoded) {
             this.in = in;
             this.max = max;
+            this.decoded = decoded;
         }
 
         @Override
@@ -145,6 +164,7 @@ class ContentDecoding {
             }
             if (n > 0) {
                 count += n;
+                decoded.increment(n);
                 if (count > max) {
                     throw RelayError.bodyTooLarge();
                 }

@@ -25,6 +25,8 @@ import java.util.Map;
  */
 @Controller
 public class EnvelopeController {
+    private static final long EARLY_ERROR_DRAIN_BYTES = 1024 * 1024;
+
     private final RequestAuthenticator authenticator;
     private final ProjectRegistry projects;
     private final ContentDecoding decoding;
@@ -44,12 +46,22 @@ public class EnvelopeController {
                                                      @Nullable @Body InputStream body) throws IOException {
         Instant receivedAt = Instant.now();
         try (InputStream wire = body == null ? InputStream.nullInputStream() : body) {
-            ContentDecoding.Encoding encoding =
+            return envelope(projectId, request, wire, receivedAt);
+        }
+    }
+
+    private HttpResponse<Map<String, String>> envelope(String projectId, HttpRequest<?> request, InputStream wire,
+                                                      Instant receivedAt) {
+        long project;
+        String publicKey;
+        ContentDecoding.Encoding encoding;
+        try {
+            encoding =
                     ContentDecoding.encodingOf(request.getHeaders().get(HttpHeaders.CONTENT_ENCODING));
-            long project = ProjectIds.parse(projectId).orElseThrow(() ->
+            project = ProjectIds.parse(projectId).orElseThrow(() ->
                     new RelayError(HttpStatus.BAD_REQUEST, "bad project path parameter",
                             "'" + projectId + "' is not a project id"));
-            String publicKey = authenticator.authenticate(request).map(auth -> {
+            publicKey = authenticator.authenticate(request).map(auth -> {
                 String key = ProjectKey.withoutFlags(auth.publicKey());
                 if (key == null) {
                     throw new RelayError(HttpStatus.BAD_REQUEST, "bad sentry DSN public key", "invalid project key");
@@ -61,10 +73,30 @@ public class EnvelopeController {
                 projects.authorize(project, key);
                 return key;
             }).orElse(null);
-            String eventId = ingest.ingest(
-                    new EnvelopeIngest.Sender(project, publicKey, requestOrigin(request), receivedAt),
-                    decoding.decode(encoding, wire));
-            return HttpResponse.ok(eventId == null ? Map.of() : Map.of("id", eventId));
+        } catch (RelayError e) {
+            skipUnread(wire);
+            throw e;
+        }
+        String eventId = ingest.ingest(
+                new EnvelopeIngest.Sender(project, publicKey, requestOrigin(request), receivedAt),
+                decoding.decode(encoding, wire));
+        return HttpResponse.ok(eventId == null ? Map.of() : Map.of("id", eventId));
+    }
+
+    /**
+     * Reads what is left of a small refused body before answering: closing a connection with unread bytes resets
+     * it, and a client still sending may then lose the answer. Larger bodies are left to the connection close.
+     */
+    private static void skipUnread(InputStream wire) {
+        try {
+            long skipped = 0;
+            byte[] scratch = new byte[16 * 1024];
+            int n;
+            while (skipped < EARLY_ERROR_DRAIN_BYTES && (n = wire.read(scratch)) >= 0) {
+                skipped += n;
+            }
+        } catch (IOException e) {
+            // the answer is the refusal already decided; a broken body changes nothing
         }
     }
 

@@ -17,8 +17,8 @@ import java.util.Set;
 /**
  * Takes one decoded envelope from its stream: reads and validates all of it (header, auth from its {@code dsn}
  * when the request carried none, every item), keeps the profile_chunk payloads, skips and counts everything
- * else, applies Relay's profile size limits, and only then hands the chunks to the {@link ChunkPipeline}. So an
- * envelope is either handed over whole or refused.
+ * else, applies Relay's profile size limits and the project's quotas ({@link ProjectRateLimiter}, 429), and only
+ * then hands the chunks to the {@link ChunkPipeline}. So an envelope is either handed over whole or refused.
  */
 @Singleton
 public class EnvelopeIngest {
@@ -34,14 +34,16 @@ public class EnvelopeIngest {
     private final ChunkPipeline pipeline;
     private final MeterRegistry meters;
     private final ChunkMemoryBudget budget;
+    private final ProjectRateLimiter rateLimiter;
 
     public EnvelopeIngest(RelayLimits limits, ProjectRegistry projects, ChunkPipeline pipeline, MeterRegistry meters,
-                          ChunkMemoryBudget budget) {
+                          ChunkMemoryBudget budget, ProjectRateLimiter rateLimiter) {
         this.limits = limits;
         this.projects = projects;
         this.pipeline = pipeline;
         this.meters = meters;
         this.budget = budget;
+        this.rateLimiter = rateLimiter;
     }
 
     /**
@@ -120,6 +122,8 @@ public class EnvelopeIngest {
                     "outcome", chunk ? "pipeline" : "dropped").increment();
         }
         if (!chunks.isEmpty()) {
+            rateLimiter.acquire(projectId, chunks.size(), chunks.stream().mapToLong(c -> c.payload().length).sum(),
+                    category(chunks.get(0)));
             try {
                 pipeline.accept(List.copyOf(chunks));
             } catch (ChunkPipelineUnavailableException e) {
@@ -128,6 +132,12 @@ public class EnvelopeIngest {
             }
         }
         return headers.eventId();
+    }
+
+    /** A chunk's rate-limit category by its platform: the item header's, else the payload's. */
+    private static ChunkCategory category(ProfileChunkItem chunk) {
+        String platform = chunk.header().platform();
+        return ChunkCategory.ofPlatform(platform != null ? platform : ChunkPeek.of(chunk.payload()).platform());
     }
 
     /**

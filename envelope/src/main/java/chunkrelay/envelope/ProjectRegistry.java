@@ -18,6 +18,9 @@ import java.util.Set;
 @Singleton
 public class ProjectRegistry {
     private final Map<Long, Set<String>> keysByProject = new HashMap<>();
+    private final Map<Long, String> serviceNames = new HashMap<>();
+    private final Map<Long, ProjectConfig.RateLimits> rateLimits = new HashMap<>();
+    private final boolean openMode;
 
     public ProjectRegistry(List<ProjectConfig> projects) {
         for (ProjectConfig project : projects) {
@@ -32,11 +35,35 @@ public class ProjectRegistry {
                 keys.add(key);
             }
             keysByProject.put(id, Set.copyOf(keys));
+            if (project.serviceName() != null && !project.serviceName().isBlank()) {
+                serviceNames.put(id, project.serviceName().trim());
+            }
+            ProjectConfig.RateLimits limits = project.rateLimits();
+            if (limits != null && (limits.chunksPerMinute() != null || limits.bytesPerMinute() != null)) {
+                if (limits.chunksPerMinute() != null && limits.chunksPerMinute() < 0
+                        || limits.bytesPerMinute() != null && limits.bytesPerMinute() < 0) {
+                    throw new ConfigurationException("relay.projects." + project.id()
+                            + ".rate-limits: chunks-per-minute and bytes-per-minute must not be negative");
+                }
+                rateLimits.put(id, limits);
+            }
         }
+        // a project configured only for its service name does not end open mode
+        openMode = keysByProject.values().stream().allMatch(Set::isEmpty);
     }
 
     public boolean openMode() {
-        return keysByProject.isEmpty();
+        return openMode;
+    }
+
+    /** The project's configured {@code service.name}, or null to derive it from each chunk's release. */
+    public String serviceName(long projectId) {
+        return serviceNames.get(projectId);
+    }
+
+    /** The project's per-minute quotas, or null when it has none. */
+    public ProjectConfig.RateLimits rateLimits(long projectId) {
+        return rateLimits.get(projectId);
     }
 
     public Collection<Long> projectIds() {

@@ -4,6 +4,7 @@ import io.micronaut.context.annotation.Requires;
 import io.micronaut.http.HttpHeaders;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
+import io.micronaut.http.MutableHttpResponse;
 import io.micronaut.http.annotation.Produces;
 import io.micronaut.http.server.exceptions.ExceptionHandler;
 import jakarta.inject.Singleton;
@@ -29,7 +30,12 @@ public class RelayErrorHandler implements ExceptionHandler<RelayError, HttpRespo
             body.put("causes", error.causes());
         }
         // the body may be partly unread: close the connection rather than leave the client blocked sending it
-        return HttpResponse.<Map<String, Object>>status(error.status()).header(HttpHeaders.CONNECTION, "close")
-                .body(body);
+        MutableHttpResponse<Map<String, Object>> response = HttpResponse.<Map<String, Object>>status(error.status())
+                .header(HttpHeaders.CONNECTION, "close");
+        if (error instanceof RateLimitedError limited) {
+            response.header(HttpHeaders.RETRY_AFTER, Long.toString(limited.retryAfterSeconds()))
+                    .header(RateLimitedError.RATE_LIMITS_HEADER, limited.rateLimitsHeader());
+        }
+        return response.body(body);
     }
 }

@@ -12,6 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** Chunk payloads held by all requests together are bounded; over the budget the relay answers 503. */
 @MicronautTest
+@Property(name = "test.pipeline", value = "counting")
 @Property(name = "relay.limits.max-buffered-chunk-bytes", value = "1048576")
 class ChunkMemoryBudgetTest {
     @Inject

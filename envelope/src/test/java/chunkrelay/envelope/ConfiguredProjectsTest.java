@@ -14,6 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 
 /** With projects configured, only their keys may send, and only to them. */
 @MicronautTest
+@Property(name = "test.pipeline", value = "counting")
 @Property(name = "relay.projects.1.keys[0]", value = KEY)
 @Property(name = "relay.projects.7.keys[0]", value = OTHER_KEY)
 class ConfiguredProjectsTest {

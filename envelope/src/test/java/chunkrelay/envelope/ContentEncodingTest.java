@@ -3,6 +3,7 @@ package chunkrelay.envelope;
 import com.aayushatharva.brotli4j.Brotli4jLoader;
 import com.aayushatharva.brotli4j.encoder.Encoder;
 import com.github.luben.zstd.Zstd;
+import io.micronaut.context.annotation.Property;
 import io.micronaut.runtime.server.EmbeddedServer;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import jakarta.inject.Inject;
@@ -22,6 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** Each Content-Encoding Relay decodes, the ones it ignores, and the failures. */
 @MicronautTest
+@Property(name = "test.pipeline", value = "counting")
 class ContentEncodingTest {
     @Inject
     EmbeddedServer server;

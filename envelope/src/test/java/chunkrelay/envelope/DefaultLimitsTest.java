@@ -1,5 +1,6 @@
 package chunkrelay.envelope;
 
+import io.micronaut.context.annotation.Property;
 import io.micronaut.runtime.server.EmbeddedServer;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import jakarta.inject.Inject;
@@ -31,6 +32,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * envelope could not pass.
  */
 @MicronautTest
+@Property(name = "test.pipeline", value = "counting")
 class DefaultLimitsTest {
     private static final long MIB = 1024 * 1024;
 

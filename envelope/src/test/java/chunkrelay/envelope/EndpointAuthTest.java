@@ -1,5 +1,6 @@
 package chunkrelay.envelope;
 
+import io.micronaut.context.annotation.Property;
 import io.micronaut.runtime.server.EmbeddedServer;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import jakarta.inject.Inject;
@@ -18,6 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** Auth sources and their failures, route and response shapes, in open mode (no projects configured). */
 @MicronautTest
+@Property(name = "test.pipeline", value = "counting")
 class EndpointAuthTest {
     @Inject
     EmbeddedServer server;

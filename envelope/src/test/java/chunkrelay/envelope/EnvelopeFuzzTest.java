@@ -1,6 +1,7 @@
 package chunkrelay.envelope;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micronaut.context.annotation.Property;
 import io.micronaut.runtime.server.EmbeddedServer;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import jakarta.inject.Inject;
@@ -28,6 +29,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * never another exception, never a 5xx, never a hang.
  */
 @MicronautTest
+@Property(name = "test.pipeline", value = "counting")
 class EnvelopeFuzzTest {
     private static final long SEED = 20261122L;
 
@@ -48,12 +50,15 @@ class EnvelopeFuzzTest {
         AtomicInteger chunks = new AtomicInteger();
         ChunkPipeline pipeline = items -> chunks.addAndGet(items.size());
         RelayLimits defaultLimits = new RelayLimits(200L << 20, 50L << 20, 1 << 20, 256L << 20);
-        EnvelopeIngest defaults = new EnvelopeIngest(defaultLimits, new ProjectRegistry(List.of()), pipeline,
-                new SimpleMeterRegistry(), new ChunkMemoryBudget(defaultLimits));
+        ProjectRegistry projects = new ProjectRegistry(List.of());
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        ProjectRateLimiter unlimited = new ProjectRateLimiter(projects, meters);
+        EnvelopeIngest defaults = new EnvelopeIngest(defaultLimits, projects, pipeline, meters,
+                new ChunkMemoryBudget(defaultLimits), unlimited);
         RelayLimits smallLimits = new RelayLimits(1 << 20, 64 << 10, 4 << 10, 1 << 20);
-        EnvelopeIngest small = new EnvelopeIngest(smallLimits, new ProjectRegistry(List.of()), pipeline,
-                new SimpleMeterRegistry(), new ChunkMemoryBudget(smallLimits));
-        ContentDecoding decoding = new ContentDecoding(smallLimits);
+        EnvelopeIngest small = new EnvelopeIngest(smallLimits, projects, pipeline, meters,
+                new ChunkMemoryBudget(smallLimits), unlimited);
+        ContentDecoding decoding = new ContentDecoding(smallLimits, meters);
         EnvelopeMutator mutator = new EnvelopeMutator(SEED);
         Random random = mutator.random();
         Map<Integer, Integer> statuses = new TreeMap<>();

@@ -1,5 +1,6 @@
 package chunkrelay.envelope;
 
+import chunkrelay.chunk.fixtures.SdkRequest;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -31,6 +32,14 @@ final class RelayClient {
         String causes() {
             return body.path("causes").toString();
         }
+    }
+
+    /** A request recorded from a real SDK, sent as recorded: path, query, headers and wire body. */
+    Answer replay(SdkRequest request) {
+        String[] headers = request.headers().stream()
+                .flatMap(header -> java.util.stream.Stream.of(header.name(), header.value()))
+                .toArray(String[]::new);
+        return post(request.pathAndQuery(), request.body(), headers);
     }
 
     Answer post(String pathAndQuery, byte[] body, String... headers) {

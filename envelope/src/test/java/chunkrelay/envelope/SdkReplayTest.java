@@ -4,6 +4,7 @@ import chunkrelay.chunk.fixtures.Fixtures;
 import chunkrelay.chunk.fixtures.SdkRequest;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.micronaut.context.annotation.Property;
 import io.micronaut.runtime.server.EmbeddedServer;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import jakarta.inject.Inject;
@@ -19,6 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Every request recorded from a real SDK, replayed byte for byte, is accepted with the SDK's event id. */
 @MicronautTest
+@Property(name = "test.pipeline", value = "counting")
 class SdkReplayTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 

@@ -24,6 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * envelope limit and a wire limit.
  */
 @MicronautTest
+@Property(name = "test.pipeline", value = "counting")
 @Property(name = "relay.limits.max-chunk-bytes", value = "" + SizeLimitsTest.CHUNK_LIMIT)
 @Property(name = "relay.limits.max-envelope-bytes", value = "" + SizeLimitsTest.ENVELOPE_LIMIT)
 @Property(name = "micronaut.server.max-request-size", value = "" + SizeLimitsTest.WIRE_LIMIT)

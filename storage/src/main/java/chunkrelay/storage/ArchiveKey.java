@@ -3,6 +3,7 @@ package chunkrelay.storage;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
+import java.time.format.DateTimeParseException;
 import java.util.Objects;
 
 /**
@@ -33,6 +34,26 @@ public record ArchiveKey(String projectId, LocalDate day, String profilerId, Str
     /** The stem without prefix, e.g. {@code 42/2026-11-22/7c2a.../b31f...}. */
     public String stem() {
         return projectId + "/" + day + "/" + profilerId + "/" + chunkId;
+    }
+
+    /**
+     * The key whose {@link #stem()} is {@code stem}: the way back from a stem handed around as a string (e.g. as
+     * the key of a forwarding request).
+     *
+     * @throws IllegalArgumentException when {@code stem} is not of the form {@code project/yyyy-mm-dd/profiler/chunk}
+     */
+    public static ArchiveKey ofStem(String stem) {
+        String[] parts = stem.split("/", -1);
+        if (parts.length != 4) {
+            throw new IllegalArgumentException("not an archive stem (project/day/profiler/chunk): '" + stem + "'");
+        }
+        LocalDate day;
+        try {
+            day = LocalDate.parse(parts[1]);
+        } catch (DateTimeParseException e) {
+            throw new IllegalArgumentException("not an archive stem, bad day '" + parts[1] + "': '" + stem + "'");
+        }
+        return new ArchiveKey(parts[0], day, parts[2], parts[3]);
     }
 
     // Parts become path segments (and, with the filesystem backend, directories): refuse anything that could

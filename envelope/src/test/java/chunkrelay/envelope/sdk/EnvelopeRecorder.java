@@ -24,25 +24,15 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.zip.GZIPInputStream;
 
 /**
- * Records what SDKs send: a real HTTP server on loopback that takes {@code POST /api/{id}/envelope/}, decodes gzip,
- * splits the envelope and records it with the status the SDK got back. Two modes:
- * <ul>
- *   <li>{@link #start} stands in for the relay and answers like Relay ({@code 200 {"id":...}}). It checks the
- *   project id and public key, so a DSN mistake shows up as a 401 or 404 instead of silently passing.</li>
- *   <li>{@link #forwardingTo} passes each request unchanged (bytes, path, query, headers) to a real relay and hands
- *   the relay's answer back to the SDK, recording the relay's status: the SDK talks to the relay, and the test still
- *   sees every envelope and every answer.</li>
- * </ul>
+ * A recording hop in front of a real relay: a real HTTP server on loopback that passes each request unchanged
+ * (bytes, path, query, headers) to the relay, hands the relay's answer back to the SDK, and records the request,
+ * gzip-decoded and split into items, with the relay's status. The SDK talks to the relay, and the test sees every
+ * envelope and every answer.
  */
 public final class EnvelopeRecorder implements AutoCloseable {
-
-    private static final Pattern ENVELOPE_PATH = Pattern.compile("/api/(\\d+)/envelope/");
-    private static final Pattern SENTRY_KEY = Pattern.compile("sentry_key=([^,&\\s]+)");
 
     /** Request headers the HTTP client sets itself when forwarding. */
     private static final Set<String> HOP_BY_HOP = Set.of("host", "connection", "content-length", "transfer-encoding",
@@ -51,45 +41,44 @@ public final class EnvelopeRecorder implements AutoCloseable {
     private static final List<String> ANSWER_HEADERS = List.of("Retry-After", "X-Sentry-Rate-Limits");
 
     private final HttpServer server;
-    private final long projectId;
-    private final String publicKey;
-    private final URI upstream;
-    private final HttpClient client;
+    private final RelayTarget relay;
+    private final HttpClient client = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(10)).build();
     private final List<ReceivedEnvelope> envelopes = new CopyOnWriteArrayList<>();
 
-    private EnvelopeRecorder(long projectId, String publicKey, URI upstream) throws IOException {
-        this.projectId = projectId;
-        this.publicKey = publicKey;
-        this.upstream = upstream;
-        this.client = upstream == null ? null : HttpClient.newBuilder()
-                .version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(10)).build();
+    private EnvelopeRecorder(RelayTarget relay) throws IOException {
+        this.relay = relay;
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         server.createContext("/", this::handle);
         server.start();
     }
 
-    /** A stand-in relay that accepts envelopes for this project and key. */
-    public static EnvelopeRecorder start(long projectId, String publicKey) throws IOException {
-        return new EnvelopeRecorder(projectId, publicKey, null);
-    }
-
     /**
-     * A recording hop in front of the relay at {@code relay} (its base URL, e.g. {@code http://127.0.0.1:8080}); the
-     * relay decides every answer. Project and key only go into {@link #target()}'s DSN.
+     * A hop in front of the relay at {@code relay}; the relay decides every answer. Project and key only go into
+     * {@link #target()}'s DSN.
      */
     public static EnvelopeRecorder forwardingTo(RelayTarget relay) throws IOException {
-        return new EnvelopeRecorder(relay.projectId(), relay.publicKey(), relay.baseUrl());
+        return new EnvelopeRecorder(relay);
     }
 
+    /** Where to point an SDK: this hop, with the relay's project and key. */
     public RelayTarget target() {
         InetSocketAddress address = server.getAddress();
         URI base = URI.create("http://" + address.getAddress().getHostAddress() + ":" + address.getPort());
-        return new RelayTarget(base, projectId, publicKey);
+        return new RelayTarget(base, relay.projectId(), relay.publicKey());
     }
 
     /** Every request received so far, in arrival order. */
     public List<ReceivedEnvelope> envelopes() {
         return List.copyOf(envelopes);
+    }
+
+    /** The payloads of every profile_chunk item received so far, as sent. */
+    public List<byte[]> profileChunkPayloads() {
+        return envelopes.stream()
+                .flatMap(envelope -> envelope.itemsOfType("profile_chunk").stream())
+                .map(ReceivedEnvelope.Item::payload)
+                .toList();
     }
 
     /** The payloads of every profile_chunk item received so far, parsed. */
@@ -110,7 +99,11 @@ public final class EnvelopeRecorder implements AutoCloseable {
         Map<String, List<String>> headers = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
         exchange.getRequestHeaders().forEach((name, values) -> headers.put(name, List.copyOf(values)));
         try {
-            answer(exchange, uri, headers);
+            byte[] raw;
+            try (InputStream body = exchange.getRequestBody()) {
+                raw = body.readAllBytes();
+            }
+            forward(exchange, uri, headers, raw);
         } catch (RuntimeException e) {
             // Recorded and answered, so the run check names the request instead of the SDK seeing a reset.
             respond(exchange, uri, headers, 500, detail("recorder failed: " + e), null, List.of());
@@ -119,46 +112,9 @@ public final class EnvelopeRecorder implements AutoCloseable {
         }
     }
 
-    private void answer(HttpExchange exchange, URI uri, Map<String, List<String>> headers) throws IOException {
-        byte[] raw;
-        try (InputStream body = exchange.getRequestBody()) {
-            raw = body.readAllBytes();
-        }
-        if (upstream != null) {
-            forward(exchange, uri, headers, raw);
-            return;
-        }
-        Matcher path = ENVELOPE_PATH.matcher(uri.getPath());
-        if (!exchange.getRequestMethod().equals("POST") || !path.matches()) {
-            respond(exchange, uri, headers, 404, detail("not found"), null, List.of());
-            return;
-        }
-        if (!path.group(1).equals(Long.toString(projectId)) || !publicKey.equals(sentryKey(uri, headers).orElse(""))) {
-            respond(exchange, uri, headers, 401, detail("unknown project or key"), null, List.of());
-            return;
-        }
-        String encoding = headers.getOrDefault("Content-Encoding", List.of("identity")).get(0).trim();
-        if (!encoding.isEmpty() && !encoding.equalsIgnoreCase("identity") && !encoding.equalsIgnoreCase("gzip")) {
-            respond(exchange, uri, headers, 415, detail("unsupported encoding " + encoding), null, List.of());
-            return;
-        }
-        JsonNode header;
-        List<ReceivedEnvelope.Item> items;
-        try {
-            byte[] envelope = decode(encoding, raw);
-            header = ReceivedEnvelope.parseHeader(envelope);
-            items = ReceivedEnvelope.parseItems(envelope);
-        } catch (IOException e) {
-            respond(exchange, uri, headers, 400, detail("invalid envelope: " + e.getMessage()), null, List.of());
-            return;
-        }
-        String id = header.path("event_id").asText("");
-        respond(exchange, uri, headers, 200, id.isEmpty() ? "{}" : "{\"id\":\"" + id + "\"}", header, items);
-    }
-
     private void forward(HttpExchange exchange, URI uri, Map<String, List<String>> headers, byte[] raw)
             throws IOException {
-        HttpRequest.Builder request = HttpRequest.newBuilder(upstream.resolve(uri.getRawPath()
+        HttpRequest.Builder request = HttpRequest.newBuilder(relay.baseUrl().resolve(uri.getRawPath()
                         + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery())))
                 .timeout(Duration.ofSeconds(60))
                 .method(exchange.getRequestMethod(), HttpRequest.BodyPublishers.ofByteArray(raw));
@@ -172,7 +128,7 @@ public final class EnvelopeRecorder implements AutoCloseable {
             answer = client.send(request.build(), HttpResponse.BodyHandlers.ofString());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IOException("interrupted forwarding to " + upstream, e);
+            throw new IOException("interrupted forwarding to " + relay.baseUrl(), e);
         } catch (IOException e) {
             // 502 marks the hop, not the relay, as what failed; the run check then reports it.
             respond(exchange, uri, headers, 502, detail("relay unreachable: " + e), null, List.of());
@@ -216,16 +172,5 @@ public final class EnvelopeRecorder implements AutoCloseable {
         try (OutputStream out = exchange.getResponseBody()) {
             out.write(bytes);
         }
-    }
-
-    private static Optional<String> sentryKey(URI uri, Map<String, List<String>> headers) {
-        for (String source : List.of(Optional.ofNullable(uri.getRawQuery()).orElse(""),
-                String.join(",", headers.getOrDefault("X-Sentry-Auth", List.of())))) {
-            Matcher key = SENTRY_KEY.matcher(source);
-            if (key.find()) {
-                return Optional.of(key.group(1));
-            }
-        }
-        return Optional.empty();
     }
 }

@@ -18,6 +18,9 @@ public record ExpectedProfile(String sdk, String platform, String clientSdkName,
 
         /** The sample thread ids in this chunk that denote the busy thread. */
         Set<String> threadIds(JsonNode chunk);
+
+        /** Whether an OTLP sample with these {@code thread.id} and {@code thread.name} (either may be null) is it. */
+        boolean isThread(String threadId, String threadName);
     }
 
     /** A fixed thread id, as Node's main thread {@code "0"}. */
@@ -26,6 +29,11 @@ public record ExpectedProfile(String sdk, String platform, String clientSdkName,
         @Override
         public Set<String> threadIds(JsonNode chunk) {
             return Set.of(id);
+        }
+
+        @Override
+        public boolean isThread(String threadId, String threadName) {
+            return id.equals(threadId);
         }
 
         @Override
@@ -46,6 +54,11 @@ public record ExpectedProfile(String sdk, String platform, String clientSdkName,
                 }
             });
             return ids;
+        }
+
+        @Override
+        public boolean isThread(String threadId, String threadName) {
+            return name.equals(threadName);
         }
 
         @Override

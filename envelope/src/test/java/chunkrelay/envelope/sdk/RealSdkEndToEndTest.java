@@ -1,44 +1,123 @@
 package chunkrelay.envelope.sdk;
 
+import chunkrelay.envelope.OtlpReceiver;
+import chunkrelay.envelope.RunningRelay;
+import chunkrelay.storage.ArchivedChunk;
+import chunkrelay.storage.EmbeddedS3Server;
+import com.google.protobuf.InvalidProtocolBufferException;
+import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
- * Real Sentry SDKs, run as their own processes with continuous profiling on and their DSN pointed at a relay,
- * deliver profile chunks that show their busy work on the right thread.
- *
- * <p>The relay here is {@link EnvelopeRecorder}; pointing the same runs at the real relay only changes the
- * {@link RelayTarget} handed to {@link SdkRunner#run} and where the chunks for the assertions come from.
+ * Real Sentry SDKs, run as their own processes with continuous profiling on and their DSN pointed at the real
+ * relay (Micronaut server on a random port, archive in an in-process S3Proxy, forwarding to a test OTLP receiver),
+ * through a recording hop that checks every answer. Each run's chunks must show the busy work on the right thread,
+ * be archived in both forms, translate to valid OTLP showing the same, and reach the OTLP receiver. Failures name
+ * the SDK and the step.
  */
 class RealSdkEndToEndTest {
 
     private static final long PROJECT_ID = 42;
     private static final String PUBLIC_KEY = "c0ffee5e1ec7ab1e5a11ab1e0b5e55ed";
     private static final Duration BUSY_WORK = Duration.ofSeconds(6);
+    private static final Duration FORWARDING_WAIT = Duration.ofSeconds(30);
 
     @Test
-    void nodeSdkDeliversChunksWithItsBusyFunctionsOnTheMainThread() throws IOException {
+    void nodeSdkDeliversChunksWithItsBusyFunctionsOnTheMainThread() throws Exception {
         Path work = workRoot();
-        assertSdkProfiledThroughRecorder(new NodeSdkRunner(work.resolve("node"), work.resolve("logs"), BUSY_WORK));
+        assertSdkProfiledThroughRelay(new NodeSdkRunner(work.resolve("node"), work.resolve("logs"), BUSY_WORK));
     }
 
     @Test
-    void javaSdkDeliversChunksWithItsBusyMethodsOnTheirNamedThread() throws IOException {
+    void javaSdkDeliversChunksWithItsBusyMethodsOnTheirNamedThread() throws Exception {
         Path work = workRoot();
-        assertSdkProfiledThroughRecorder(new JavaSdkRunner(work.resolve("java"), work.resolve("logs"), BUSY_WORK));
+        assertSdkProfiledThroughRelay(new JavaSdkRunner(work.resolve("java"), work.resolve("logs"), BUSY_WORK));
     }
 
-    private static void assertSdkProfiledThroughRecorder(SdkRunner sdk) throws IOException {
-        try (EnvelopeRecorder relay = EnvelopeRecorder.start(PROJECT_ID, PUBLIC_KEY)) {
-            SdkRunner.Run run = sdk.run(relay.target());
-            System.out.println("[sdk-e2e] " + run.timings() + ", " + relay.envelopes().size() + " envelopes, "
-                    + relay.profileChunks().size() + " chunks");
-            ProfileChunkAssertions.assertEveryEnvelopeAccepted(sdk.sdk(), relay.envelopes());
-            ProfileChunkAssertions.assertBusyWorkProfiled(sdk.expectedProfile(), relay.profileChunks());
+    private static void assertSdkProfiledThroughRelay(SdkRunner sdk) throws IOException, InterruptedException {
+        try (EmbeddedS3Server s3 = EmbeddedS3Server.inMemory();
+             OtlpReceiver receiver = OtlpReceiver.start();
+             RunningRelay relay = RunningRelay.start(s3, Map.of("relay.otlp.endpoint", receiver.endpoint(),
+                     "relay.projects." + PROJECT_ID + ".keys", List.of(PUBLIC_KEY)));
+             EnvelopeRecorder hop = EnvelopeRecorder.forwardingTo(new RelayTarget(relay.uri(), PROJECT_ID,
+                     PUBLIC_KEY))) {
+            SdkRunner.Run run = sdk.run(hop.target());
+            ProfileChunkAssertions.assertEveryEnvelopeAccepted(sdk.sdk(), hop.envelopes());
+            ProfileChunkAssertions.assertBusyWorkProfiled(sdk.expectedProfile(), hop.profileChunks());
+
+            List<ArchivedChunk> archived = assertArchivedInBothForms(sdk.sdk(), relay, hop.profileChunkPayloads());
+            List<ExportProfilesServiceRequest> otlp = new ArrayList<>();
+            for (ArchivedChunk chunk : archived) {
+                ExportProfilesServiceRequest request = parse(sdk.sdk(), chunk, relay.archive().readOtlp(chunk));
+                OtlpProfileAssertions.assertValid(sdk.sdk(), chunk.key().stem(), request);
+                otlp.add(request);
+            }
+            OtlpProfileAssertions.assertBusyWorkProfiled(sdk.expectedProfile(), otlp);
+            assertForwarded(sdk.sdk(), relay, archived, receiver);
+            System.out.println("[sdk-e2e] " + run.timings() + ", " + hop.envelopes().size() + " envelopes, "
+                    + hop.profileChunks().size() + " chunks sent, " + archived.size() + " archived and forwarded");
+        }
+    }
+
+    /** At least one chunk, each archived chunk's Sentry form byte-identical to a payload the SDK sent. */
+    private static List<ArchivedChunk> assertArchivedInBothForms(String sdk, RunningRelay relay, List<byte[]> sent) {
+        List<ArchivedChunk> archived = relay.archivedChunks();
+        if (archived.isEmpty()) {
+            throw new AssertionError(sdk + " SDK, step 'archive': none of the " + sent.size()
+                    + " chunks sent was archived; objects: " + relay.objects().keySet());
+        }
+        Set<String> sentPayloads = sent.stream().map(HexFormat.of()::formatHex).collect(Collectors.toSet());
+        for (ArchivedChunk chunk : archived) {
+            if (chunk.sentryObjectKey() == null) {
+                throw new AssertionError(sdk + " SDK, step 'archive': " + chunk.key().stem()
+                        + " has its OTLP form only");
+            }
+            if (!sentPayloads.contains(HexFormat.of().formatHex(relay.archive().readSentry(chunk)))) {
+                throw new AssertionError(sdk + " SDK, step 'archive': the Sentry form of " + chunk.key().stem()
+                        + " is not byte-identical to any chunk payload the SDK sent");
+            }
+        }
+        return archived;
+    }
+
+    private static ExportProfilesServiceRequest parse(String sdk, ArchivedChunk chunk, byte[] otlp) {
+        try {
+            return ExportProfilesServiceRequest.parseFrom(otlp);
+        } catch (InvalidProtocolBufferException e) {
+            throw new AssertionError(sdk + " SDK, step 'otlp': the OTLP form of " + chunk.key().stem()
+                    + " does not decode: " + e.getMessage(), e);
+        }
+    }
+
+    /** Every archived chunk reaches the receiver, byte for byte, and the relay marks it delivered. */
+    private static void assertForwarded(String sdk, RunningRelay relay, List<ArchivedChunk> archived,
+                                        OtlpReceiver receiver) throws InterruptedException {
+        List<String> expected = archived.stream()
+                .map(chunk -> HexFormat.of().formatHex(relay.archive().readOtlp(chunk))).sorted().toList();
+        try {
+            RunningRelay.await("the OTLP receiver to get " + expected.size() + " profile(s)", FORWARDING_WAIT,
+                    () -> receiver.received().size() >= expected.size());
+            RunningRelay.await("delivery markers", FORWARDING_WAIT,
+                    () -> relay.archivedChunks().stream().allMatch(ArchivedChunk::delivered));
+        } catch (AssertionError e) {
+            throw new AssertionError(sdk + " SDK, step 'forward': " + e.getMessage() + "; received "
+                    + receiver.received().size() + ", attempts " + receiver.attempts(), e);
+        }
+        List<String> received = receiver.received().stream().map(OtlpReceiver.Received::hex).sorted().toList();
+        if (!expected.equals(received)) {
+            throw new AssertionError(sdk + " SDK, step 'forward': the receiver got " + received.size()
+                    + " profile(s) that are not the " + expected.size() + " archived OTLP objects once each");
         }
     }
 

@@ -12,7 +12,7 @@ import java.util.Map;
 
 /**
  * One request an SDK sent, as the recorder saw it: request line, headers, the decoded envelope split into items,
- * and the status the recorder answered with.
+ * and the status the relay answered with.
  */
 public record ReceivedEnvelope(String path, String query, Map<String, List<String>> headers, int status,
                                JsonNode header, List<Item> items) {
