@@ -9,6 +9,7 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 import org.openjdk.jmh.runner.options.VerboseMode;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -18,10 +19,12 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * Runs every benchmark of issue 9 in one go and prints one table, each figure next to the floor measured in the
@@ -158,8 +161,9 @@ public final class BenchmarkSuite {
     private void endToEnd(Path jar) throws Exception {
         Path work = Files.createTempDirectory("chunk-relay-bench-");
         progress("end-to-end load: relay -Xmx" + RELAY_HEAP + " in " + work);
-        out.printf("%nEnd to end (relay shaded jar, -Xmx%s, loopback; JDK HttpClient, %d workers back to back, "
-                + "%d s warm-up then %d s per row; recorded SDK requests with their headers and wire bodies)%n",
+        out.printf("%nEnd to end (relay shaded jar, -Xmx%s, embedded archive, loopback; JDK HttpClient, %d workers back"
+                + " to back, %d s warm-up then %d s per row;%n  the recorded SDK requests with their headers, gzipped as"
+                + " recorded, each with a fresh chunk id; MB/s of decoded envelopes)%n",
                 RELAY_HEAP, CONCURRENCY, WARMUP.toSeconds(), LOAD.toSeconds());
         out.printf("%-8s %-18s %9s %7s %8s %8s %8s %7s  %s%n", "requests", "endpoint", "requests", "errors",
                 "req/s", "MB/s", "p50 ms", "p99 ms", "ratio to discard");
@@ -182,9 +186,12 @@ public final class BenchmarkSuite {
                             String.format(Locale.ROOT, "%.2f, %d errors", ratio, envelope.errors()));
                 }
             }
-            out.printf("  relay peak RSS during the load run (VmHWM): %d MiB%n", relay.peakRssKib() / 1024);
+            out.printf("  relay peak RSS during the load run (VmHWM): %d MiB; chunks archived: %d%n",
+                    relay.peakRssKib() / 1024, relay.archivedChunks());
             out.printf("  requests: %s%n", String.join(", ", Fixtures.sdkRequests().stream().map(SdkRequest::name)
                     .filter(n -> n.startsWith("java-8.43.0/") || n.startsWith("node-11.1.0-long/")).toList()));
+        } finally {
+            deleteTree(work);
         }
     }
 
@@ -199,12 +206,16 @@ public final class BenchmarkSuite {
         progress("memory: bisecting -Xmx for the 50 MiB chunk");
         byte[] envelope = MemoryProbe.envelopeWith(SyntheticChunk.ofSize(BenchChunks.SYNTHETIC_BYTES));
         Path work = Files.createTempDirectory("chunk-relay-bench-memory-");
-        MemoryProbe.Bisection relay = MemoryProbe.bisect(RELAY_HEAPS_MIB,
-                heap -> MemoryProbe.relayAccepts(jar, heap, work, envelope));
+        MemoryProbe.Bisection relay;
+        try {
+            relay = MemoryProbe.bisect(RELAY_HEAPS_MIB, heap -> MemoryProbe.relayAccepts(jar, heap, work, envelope));
+        } finally {
+            deleteTree(work);
+        }
         MemoryProbe.Bisection chunkPath = MemoryProbe.bisect(CHUNK_PATH_HEAPS_MIB, MemoryProbe::chunkPathFits);
         out.printf("%nMemory (synthetic chunk of %d bytes, %d samples)%n", BenchChunks.SYNTHETIC_BYTES,
                 SyntheticChunk.samplesIn(BenchChunks.SYNTHETIC_BYTES));
-        out.printf("  relay jar, one envelope holding the chunk, answered 200: smallest -Xmx %s  (tried %s)%n",
+        out.printf("  relay jar, one envelope holding the chunk, answered 200 and archived: smallest -Xmx %s  (tried %s)%n",
                 mib(relay.smallestPassing()), relay.tried());
         out.printf("  chunk path in one JVM (parse, normalise, translate, serialise): smallest -Xmx %s  (tried %s)%n",
                 mib(chunkPath.smallestPassing()), chunkPath.tried());
@@ -221,6 +232,14 @@ public final class BenchmarkSuite {
 
     private void target(String what, boolean met, String measured) {
         targets.add(String.format("  %-6s %-68s %s", met ? "met" : "MISSED", what, measured));
+    }
+
+    private static void deleteTree(Path root) throws IOException {
+        try (Stream<Path> paths = Files.walk(root)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(path);
+            }
+        }
     }
 
     private static String mib(int mib) {

@@ -3,24 +3,33 @@ package chunkrelay.envelope.bench;
 import chunkrelay.chunk.fixtures.Fixtures;
 import chunkrelay.chunk.fixtures.SdkRequest;
 
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.zip.GZIPOutputStream;
 
 /**
- * A closed-loop load client: a fixed number of workers, each posting the recorded SDK requests (their headers and
- * wire bodies, compressed as recorded) in turn, back to back, for a fixed time. The same requests go either to the
+ * A closed-loop load client: a fixed number of workers, each posting the recorded SDK requests (their headers, their
+ * envelopes gzipped as recorded, each with a fresh chunk id) in turn, back to back, for a fixed time. The same requests go either to the
  * envelope endpoint or to the discard endpoint, which only reads and decodes the body.
  */
 final class LoadRun {
@@ -48,8 +57,83 @@ final class LoadRun {
         }
     }
 
-    private record Prepared(HttpRequest envelope, HttpRequest discard, long decodedBytes) {
+    /**
+     * One recorded request, ready to be sent with a fresh chunk id each time (the relay suppresses chunks it archived
+     * moments ago, so a repeated id would skip translation and archiving). A gzip body is sent as three gzip members,
+     * which decode to one stream: the recorded envelope up to the chunk id and after it, each compressed once, and
+     * the new id between them; so each request costs the client no recompression.
+     */
+    private static final class Prepared {
+        private final URI envelopeUri;
+        private final URI discardUri;
+        private final List<SdkRequest.Header> headers;
+        private final boolean gzip;
+        private final byte[] before;
+        private final byte[] after;
+        private final long decodedBytes;
+
+        Prepared(URI base, SdkRequest recorded) {
+            envelopeUri = base.resolve(recorded.pathAndQuery());
+            discardUri = base.resolve(DISCARD_PATH);
+            headers = recorded.headers().stream()
+                    .filter(h -> !RESTRICTED.contains(h.name().toLowerCase(Locale.ROOT))).toList();
+            String encoding = recorded.headers().stream().filter(h -> h.name().equalsIgnoreCase("Content-Encoding"))
+                    .map(SdkRequest.Header::value).findFirst().orElse("").trim().toLowerCase(Locale.ROOT);
+            byte[] envelope = recorded.envelope();
+            int id = chunkIdOffset(envelope);
+            boolean fresh = id >= 0 && (encoding.isEmpty() || encoding.equals("gzip"));
+            gzip = encoding.equals("gzip");
+            if (fresh) {
+                byte[] head = Arrays.copyOfRange(envelope, 0, id);
+                byte[] tail = Arrays.copyOfRange(envelope, id + 32, envelope.length);
+                before = gzip ? gzip(head) : head;
+                after = gzip ? gzip(tail) : tail;
+            } else {
+                // nothing to refresh, or an encoding this client does not write: the recorded bytes as they are
+                before = recorded.body();
+                after = null;
+            }
+            decodedBytes = envelope.length;
+        }
+
+        HttpRequest request(boolean discard) {
+            byte[] body = before;
+            if (after != null) {
+                byte[] id = UUID.randomUUID().toString().replace("-", "").getBytes(StandardCharsets.US_ASCII);
+                byte[] middle = gzip ? gzip(id) : id;
+                body = new byte[before.length + middle.length + after.length];
+                System.arraycopy(before, 0, body, 0, before.length);
+                System.arraycopy(middle, 0, body, before.length, middle.length);
+                System.arraycopy(after, 0, body, before.length + middle.length, after.length);
+            }
+            HttpRequest.Builder builder = HttpRequest.newBuilder(discard ? discardUri : envelopeUri)
+                    .timeout(Duration.ofSeconds(60)).POST(HttpRequest.BodyPublishers.ofByteArray(body));
+            headers.forEach(h -> builder.header(h.name(), h.value()));
+            return builder.build();
+        }
+
+        long decodedBytes() {
+            return decodedBytes;
+        }
+
+        /** Where the 32 hex digits of the first {@code "chunk_id":"...} start, or -1. */
+        private static int chunkIdOffset(byte[] envelope) {
+            Matcher m = CHUNK_ID.matcher(new String(envelope, StandardCharsets.ISO_8859_1));
+            return m.find() ? m.start(1) : -1;
+        }
+
+        private static byte[] gzip(byte[] bytes) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream(bytes.length / 4 + 64);
+            try (GZIPOutputStream gzip = new GZIPOutputStream(out)) {
+                gzip.write(bytes);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            return out.toByteArray();
+        }
     }
+
+    private static final Pattern CHUNK_ID = Pattern.compile("\"chunk_id\"\\s*:\\s*\"([0-9a-fA-F]{32})\"");
 
     private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
@@ -57,21 +141,8 @@ final class LoadRun {
 
     LoadRun(URI base, List<String> requestNames) {
         for (String name : requestNames) {
-            SdkRequest recorded = Fixtures.sdkRequest(name);
-            requests.add(new Prepared(request(base.resolve(recorded.pathAndQuery()), recorded),
-                    request(base.resolve(DISCARD_PATH), recorded), recorded.envelope().length));
+            requests.add(new Prepared(base, Fixtures.sdkRequest(name)));
         }
-    }
-
-    private static HttpRequest request(URI uri, SdkRequest recorded) {
-        HttpRequest.Builder builder = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(60))
-                .POST(HttpRequest.BodyPublishers.ofByteArray(recorded.body()));
-        for (SdkRequest.Header header : recorded.headers()) {
-            if (!RESTRICTED.contains(header.name().toLowerCase())) {
-                builder.header(header.name(), header.value());
-            }
-        }
-        return builder.build();
     }
 
     /** Posts to the envelope endpoint ({@code discard} false) or the discard endpoint for {@code duration}. */
@@ -137,7 +208,7 @@ final class LoadRun {
                 long sent = System.nanoTime();
                 String failure = null;
                 try {
-                    HttpResponse<byte[]> response = client.send(discard ? prepared.discard() : prepared.envelope(),
+                    HttpResponse<byte[]> response = client.send(prepared.request(discard),
                             HttpResponse.BodyHandlers.ofByteArray());
                     if (response.statusCode() != 200) {
                         failure = "HTTP " + response.statusCode();

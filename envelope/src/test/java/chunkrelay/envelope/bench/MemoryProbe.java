@@ -48,7 +48,7 @@ final class MemoryProbe {
         return new Bisection(tried);
     }
 
-    /** The relay's shaded jar at this heap takes an envelope holding the 50 MiB chunk with 200. */
+    /** The relay's shaded jar at this heap answers 200 to an envelope holding the 50 MiB chunk and archives it. */
     static boolean relayAccepts(Path jar, int heapMib, Path workDir, byte[] envelope) {
         try (RelayProcess relay = RelayProcess.start(jar, heapMib + "m", workDir.resolve("xmx-" + heapMib))) {
             HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
@@ -56,9 +56,10 @@ final class MemoryProbe {
                     .header("X-Sentry-Auth", AUTH).header("Content-Type", "application/x-sentry-envelope")
                     .timeout(Duration.ofMinutes(2)).POST(HttpRequest.BodyPublishers.ofByteArray(envelope)).build(),
                     HttpResponse.BodyHandlers.ofString());
-            boolean ok = response.statusCode() == 200 && relay.alive();
-            System.err.printf("  relay -Xmx%dm: HTTP %d%s%n", heapMib, response.statusCode(),
-                    ok ? "" : " " + abbreviate(response.body()));
+            boolean archived = response.statusCode() == 200 && relay.archived(SyntheticChunk.CHUNK_ID);
+            boolean ok = archived && relay.alive();
+            System.err.printf("  relay -Xmx%dm: HTTP %d, %s%s%n", heapMib, response.statusCode(),
+                    archived ? "archived" : "not archived", ok ? "" : " " + abbreviate(response.body()));
             return ok;
         } catch (IOException | RuntimeException e) {
             System.err.printf("  relay -Xmx%dm: %s%n", heapMib, e);

@@ -13,10 +13,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * The relay's shaded jar running as a child process on a free loopback port, working in its own temporary
- * directory (where the embedded archive keeps its files), with the benchmark's discard endpoint on.
+ * directory, its embedded archive in {@code archive/} there, with the benchmark's discard endpoint on.
  */
 final class RelayProcess implements AutoCloseable {
     private static final Duration STARTUP = Duration.ofSeconds(90);
@@ -24,11 +25,13 @@ final class RelayProcess implements AutoCloseable {
     private final Process process;
     private final URI base;
     private final Path log;
+    private final Path archive;
 
-    private RelayProcess(Process process, URI base, Path log) {
+    private RelayProcess(Process process, URI base, Path log, Path archive) {
         this.process = process;
         this.base = base;
         this.log = log;
+        this.archive = archive;
     }
 
     static RelayProcess start(Path jar, String maxHeap, Path workDir) {
@@ -41,11 +44,13 @@ final class RelayProcess implements AutoCloseable {
                     "-Dmicronaut.server.port=" + port,
                     "-Dmicronaut.server.host=127.0.0.1",
                     "-Drelay.benchmark.discard-endpoint=true",
+                    "-Drelay.storage.embedded.directory=" + workDir.resolve("archive").toAbsolutePath(),
                     "-jar", jar.toAbsolutePath().toString()));
             Path log = workDir.resolve("relay.log");
             Process process = new ProcessBuilder(command).directory(workDir.toFile())
                     .redirectErrorStream(true).redirectOutput(log.toFile()).start();
-            RelayProcess relay = new RelayProcess(process, URI.create("http://127.0.0.1:" + port), log);
+            RelayProcess relay = new RelayProcess(process, URI.create("http://127.0.0.1:" + port), log,
+                    workDir.resolve("archive"));
             relay.awaitReady();
             return relay;
         } catch (IOException e) {
@@ -59,6 +64,24 @@ final class RelayProcess implements AutoCloseable {
 
     long pid() {
         return process.pid();
+    }
+
+    /** How many OTLP objects (the archive's completion markers, one per archived chunk) the archive holds. */
+    long archivedChunks() {
+        try (Stream<Path> files = Files.walk(archive)) {
+            return files.filter(f -> f.getFileName().toString().endsWith(".otlp.binpb")).count();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Whether the archive holds the OTLP object of this chunk id (32 lowercase hex digits). */
+    boolean archived(String chunkId) {
+        try (Stream<Path> files = Files.walk(archive)) {
+            return files.anyMatch(f -> f.toString().contains(chunkId) && f.toString().endsWith(".otlp.binpb"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     boolean alive() {

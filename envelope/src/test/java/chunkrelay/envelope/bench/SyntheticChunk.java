@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
  */
 final class SyntheticChunk {
     static final int THREADS = 16;
+    static final String CHUNK_ID = "5b1d2a6c9e0f4c7d8a3b2e1f0c9d8e7a";
     private static final int FRAMES = 3000;
     private static final int STACKS = 6000;
     private static final long START_MICROS = 1_763_776_800_000_000L;
@@ -40,7 +41,7 @@ final class SyntheticChunk {
     }
 
     private void write() {
-        append("{\"version\":\"2\",\"chunk_id\":\"5b1d2a6c9e0f4c7d8a3b2e1f0c9d8e7a\","
+        append("{\"version\":\"2\",\"chunk_id\":\"" + CHUNK_ID + "\","
                 + "\"profiler_id\":\"0e4f6a8b2c1d4e3f9a7b5c6d8e0f1a2b\",\"platform\":\"python\","
                 + "\"release\":\"synthetic@1.0.0\",\"environment\":\"benchmark\","
                 + "\"client_sdk\":{\"name\":\"sentry.python\",\"version\":\"2.40.0\"},\"profile\":{\"frames\":[");
