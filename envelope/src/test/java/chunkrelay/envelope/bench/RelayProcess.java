@@ -69,7 +69,7 @@ final class RelayProcess implements AutoCloseable {
     /** How many OTLP objects (the archive's completion markers, one per archived chunk) the archive holds. */
     long archivedChunks() {
         try (Stream<Path> files = Files.walk(archive)) {
-            return files.filter(f -> f.getFileName().toString().endsWith(".otlp.binpb")).count();
+            return files.filter(f -> f.getFileName().toString().contains(".otlp.binpb")).count();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -78,7 +78,7 @@ final class RelayProcess implements AutoCloseable {
     /** Whether the archive holds the OTLP object of this chunk id (32 lowercase hex digits). */
     boolean archived(String chunkId) {
         try (Stream<Path> files = Files.walk(archive)) {
-            return files.anyMatch(f -> f.toString().contains(chunkId) && f.toString().endsWith(".otlp.binpb"));
+            return files.anyMatch(f -> f.toString().contains(chunkId) && f.getFileName().toString().contains(".otlp.binpb"));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
