@@ -17,7 +17,13 @@ public class ChunkMemoryBudget {
     private final Semaphore units;
 
     public ChunkMemoryBudget(RelayLimits limits) {
-        this.units = new Semaphore((int) Math.min(Integer.MAX_VALUE, limits.maxBufferedChunkBytes() / UNIT));
+        this.units = new Semaphore((int) Math.min(Integer.MAX_VALUE, budgetBytes(limits) / UNIT));
+    }
+
+    static long budgetBytes(RelayLimits limits) {
+        return limits.maxBufferedChunkBytes() > 0
+                ? limits.maxBufferedChunkBytes()
+                : Runtime.getRuntime().maxMemory() / 3;
     }
 
     /** A claim on the budget by one envelope; closing it gives everything back. */

@@ -37,4 +37,12 @@ class ChunkMemoryBudgetTest {
                     SizeLimitsTest.filled(700 * 1024)), "X-Sentry-Auth", AUTH).status(), "envelope " + i);
         }
     }
+
+    @Test
+    void defaultBudgetIsAThirdOfTheMaximumHeapSoASmallHeapAnswers503RatherThanRunningOut() {
+        RelayLimits unset = new RelayLimits(200L << 20, 50L << 20, 1 << 20, 0);
+        assertEquals(Runtime.getRuntime().maxMemory() / 3, ChunkMemoryBudget.budgetBytes(unset));
+        RelayLimits configured = new RelayLimits(200L << 20, 50L << 20, 1 << 20, 12345);
+        assertEquals(12345, ChunkMemoryBudget.budgetBytes(configured));
+    }
 }
