@@ -7,7 +7,6 @@ import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.common.v1.KeyValue;
 import io.opentelemetry.proto.profiles.v1development.Function;
 import io.opentelemetry.proto.profiles.v1development.KeyValueAndUnit;
-import io.opentelemetry.proto.profiles.v1development.Line;
 import io.opentelemetry.proto.profiles.v1development.Link;
 import io.opentelemetry.proto.profiles.v1development.Location;
 import io.opentelemetry.proto.profiles.v1development.Mapping;
@@ -21,6 +20,7 @@ import io.opentelemetry.proto.profiles.v1development.Stack;
 import io.opentelemetry.proto.profiles.v1development.ValueType;
 
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -89,28 +89,17 @@ public final class OtlpInvariants {
         private final List<ResourceProfiles> resources;
         private final ProfilesDictionary dictionary;
         private final List<Violation> violations = new ArrayList<>();
-        private boolean[] reachedStrings;
-        private boolean[] reachedFunctions;
-        private boolean[] reachedLocations;
-        private boolean[] reachedStacks;
-        private boolean[] reachedAttributes;
-        private boolean[] reachedLinks;
-        private boolean[] reachedMappings;
+        private final DictionaryReachability reached;
 
         Checker(List<ResourceProfiles> resources, ProfilesDictionary dictionary) {
             this.resources = resources;
             this.dictionary = dictionary;
+            this.reached = new DictionaryReachability(dictionary, (where, index, size) ->
+                    add(2, where + " = " + index + " is outside a table of " + size));
         }
 
         List<Violation> run() {
             zeroValuesFirst();
-            reachedStrings = new boolean[dictionary.getStringTableCount()];
-            reachedFunctions = new boolean[dictionary.getFunctionTableCount()];
-            reachedLocations = new boolean[dictionary.getLocationTableCount()];
-            reachedStacks = new boolean[dictionary.getStackTableCount()];
-            reachedAttributes = new boolean[dictionary.getAttributeTableCount()];
-            reachedLinks = new boolean[dictionary.getLinkTableCount()];
-            reachedMappings = new boolean[dictionary.getMappingTableCount()];
 
             long samples = 0;
             for (int r = 0; r < resources.size(); r++) {
@@ -130,7 +119,7 @@ public final class OtlpInvariants {
             if (samples == 0) {
                 add(11, "the request carries no sample");
             }
-            reachFromStacks();
+            reachedAttributeKeys();
             tables();
             return violations;
         }
@@ -175,12 +164,8 @@ public final class OtlpInvariants {
             for (int i = 0; i < profile.getSamplesCount(); i++) {
                 Sample sample = profile.getSamples(i);
                 String at = where + ".samples[" + i + "]";
-                if (inRange(2, at + ".stack_index", sample.getStackIndex(), reachedStacks)) {
-                    reachedStacks[sample.getStackIndex()] = true;
-                }
-                if (inRange(2, at + ".link_index", sample.getLinkIndex(), reachedLinks)) {
-                    reachedLinks[sample.getLinkIndex()] = true;
-                }
+                reached.stack(at + ".stack_index", sample.getStackIndex());
+                reached.link(at + ".link_index", sample.getLinkIndex());
                 attributeList(at + ".attribute_indices", sample.getAttributeIndicesList());
                 int timestamps = sample.getTimestampsUnixNanoCount();
                 int values = sample.getValuesCount();
@@ -210,18 +195,23 @@ public final class OtlpInvariants {
                 add(6, where + " is not set");
                 return;
             }
-            reachString(where + ".type_strindex", type.getTypeStrindex());
-            reachString(where + ".unit_strindex", type.getUnitStrindex());
+            reached.string(where + ".type_strindex", type.getTypeStrindex());
+            reached.string(where + ".unit_strindex", type.getUnitStrindex());
         }
 
         /** Attribute indices in range, reached, and with each key at most once. */
         private void attributeList(String where, List<Integer> indices) {
+            reached.attributes(where, indices);
+            duplicateKeys(where, indices);
+        }
+
+        /** Invariant 4: each key at most once in one attribute list (indices out of range are reported apart). */
+        private void duplicateKeys(String where, List<Integer> indices) {
             Set<String> keys = new HashSet<>();
             for (int index : indices) {
-                if (!inRange(2, where, index, reachedAttributes)) {
+                if (index < 0 || index >= dictionary.getAttributeTableCount()) {
                     continue;
                 }
-                reachedAttributes[index] = true;
                 int key = dictionary.getAttributeTable(index).getKeyStrindex();
                 if (key >= 0 && key < dictionary.getStringTableCount()
                         && !keys.add(dictionary.getStringTable(key))) {
@@ -230,93 +220,32 @@ public final class OtlpInvariants {
             }
         }
 
-        /** Marks what the reached stacks lead to, so that whatever stays unmarked is an orphan. */
-        private void reachFromStacks() {
-            for (int s = 1; s < reachedStacks.length; s++) {
-                if (!reachedStacks[s]) {
-                    continue;
-                }
-                for (int location : dictionary.getStackTable(s).getLocationIndicesList()) {
-                    if (inRange(2, "stack_table[" + s + "].location_indices", location, reachedLocations)) {
-                        reachedLocations[location] = true;
-                    }
-                }
+        /**
+         * Invariant 4 for the attribute lists of what the samples reach through their stacks (their indices were
+         * range-checked while reaching them).
+         */
+        private void reachedAttributeKeys() {
+            BitSet locations = reached.locations();
+            for (int l = locations.nextSetBit(1); l >= 0; l = locations.nextSetBit(l + 1)) {
+                duplicateKeys("location_table[" + l + "].attribute_indices",
+                        dictionary.getLocationTable(l).getAttributeIndicesList());
             }
-            for (int l = 1; l < reachedLocations.length; l++) {
-                if (!reachedLocations[l]) {
-                    continue;
-                }
-                Location location = dictionary.getLocationTable(l);
-                String where = "location_table[" + l + "]";
-                if (inRange(2, where + ".mapping_index", location.getMappingIndex(), reachedMappings)) {
-                    reachedMappings[location.getMappingIndex()] = true;
-                }
-                attributeList(where + ".attribute_indices", location.getAttributeIndicesList());
-                for (Line line : location.getLinesList()) {
-                    if (inRange(2, where + ".lines.function_index", line.getFunctionIndex(), reachedFunctions)) {
-                        reachedFunctions[line.getFunctionIndex()] = true;
-                    }
-                }
-            }
-            for (int m = 1; m < reachedMappings.length; m++) {
-                if (reachedMappings[m]) {
-                    Mapping mapping = dictionary.getMappingTable(m);
-                    reachString("mapping_table[" + m + "].filename_strindex", mapping.getFilenameStrindex());
-                    attributeList("mapping_table[" + m + "].attribute_indices", mapping.getAttributeIndicesList());
-                }
-            }
-            for (int f = 1; f < reachedFunctions.length; f++) {
-                if (reachedFunctions[f]) {
-                    Function function = dictionary.getFunctionTable(f);
-                    String where = "function_table[" + f + "]";
-                    reachString(where + ".name_strindex", function.getNameStrindex());
-                    reachString(where + ".system_name_strindex", function.getSystemNameStrindex());
-                    reachString(where + ".filename_strindex", function.getFilenameStrindex());
-                }
-            }
-            for (int a = 1; a < reachedAttributes.length; a++) {
-                if (reachedAttributes[a]) {
-                    KeyValueAndUnit attribute = dictionary.getAttributeTable(a);
-                    String where = "attribute_table[" + a + "]";
-                    reachString(where + ".key_strindex", attribute.getKeyStrindex());
-                    reachString(where + ".unit_strindex", attribute.getUnitStrindex());
-                    reachValueStrings(where + ".value", attribute.getValue());
-                }
-            }
-        }
-
-        private void reachValueStrings(String where, AnyValue value) {
-            switch (value.getValueCase()) {
-                case STRING_VALUE_STRINDEX -> reachString(where + ".string_value_strindex", value.getStringValueStrindex());
-                case ARRAY_VALUE -> value.getArrayValue().getValuesList().forEach(v -> reachValueStrings(where, v));
-                case KVLIST_VALUE -> {
-                    for (KeyValue pair : value.getKvlistValue().getValuesList()) {
-                        if (pair.getKeyStrindex() != 0) {
-                            reachString(where + ".key_strindex", pair.getKeyStrindex());
-                        }
-                        reachValueStrings(where, pair.getValue());
-                    }
-                }
-                default -> {
-                }
-            }
-        }
-
-        private void reachString(String where, int index) {
-            if (inRange(2, where, index, reachedStrings)) {
-                reachedStrings[index] = true;
+            BitSet mappings = reached.mappings();
+            for (int m = mappings.nextSetBit(1); m >= 0; m = mappings.nextSetBit(m + 1)) {
+                duplicateKeys("mapping_table[" + m + "].attribute_indices",
+                        dictionary.getMappingTable(m).getAttributeIndicesList());
             }
         }
 
         /** Invariants 3 (no duplicates, no orphans), 7 (link id lengths) and 9 (functions named). */
         private void tables() {
-            unique("string_table", dictionary.getStringTableList(), reachedStrings);
-            unique("mapping_table", dictionary.getMappingTableList(), reachedMappings);
-            unique("location_table", dictionary.getLocationTableList(), reachedLocations);
-            unique("function_table", dictionary.getFunctionTableList(), reachedFunctions);
-            unique("link_table", dictionary.getLinkTableList(), reachedLinks);
-            unique("attribute_table", dictionary.getAttributeTableList(), reachedAttributes);
-            unique("stack_table", dictionary.getStackTableList(), reachedStacks);
+            unique("string_table", dictionary.getStringTableList(), reached.strings());
+            unique("mapping_table", dictionary.getMappingTableList(), reached.mappings());
+            unique("location_table", dictionary.getLocationTableList(), reached.locations());
+            unique("function_table", dictionary.getFunctionTableList(), reached.functions());
+            unique("link_table", dictionary.getLinkTableList(), reached.links());
+            unique("attribute_table", dictionary.getAttributeTableList(), reached.attributes());
+            unique("stack_table", dictionary.getStackTableList(), reached.stacks());
             for (int l = 0; l < dictionary.getLinkTableCount(); l++) {
                 Link link = dictionary.getLinkTable(l);
                 if (link.getTraceId().size() != 16 || link.getSpanId().size() != 8) {
@@ -337,14 +266,14 @@ public final class OtlpInvariants {
             return index <= 0 || index >= dictionary.getStringTableCount() || dictionary.getStringTable(index).isEmpty();
         }
 
-        private void unique(String table, List<?> values, boolean[] reached) {
+        private void unique(String table, List<?> values, BitSet reached) {
             Map<Object, Integer> first = new HashMap<>();
             for (int i = 0; i < values.size(); i++) {
                 Integer earlier = first.putIfAbsent(values.get(i), i);
                 if (earlier != null) {
                     add(3, table + "[" + i + "] duplicates " + table + "[" + earlier + "]");
                 }
-                if (i > 0 && !reached[i]) {
+                if (i > 0 && !reached.get(i)) {
                     add(3, table + "[" + i + "] is an orphan: nothing a sample reaches refers to it");
                 }
             }
@@ -372,14 +301,6 @@ public final class OtlpInvariants {
                         .anyMatch(pair -> pair.getKeyStrindex() != 0 || usesStrindex(pair.getValue()));
                 default -> false;
             };
-        }
-
-        private boolean inRange(int invariant, String where, int index, boolean[] table) {
-            if (index < 0 || index >= table.length) {
-                add(invariant, where + " = " + index + " is outside a table of " + table.length);
-                return false;
-            }
-            return true;
         }
 
         private void add(int invariant, String detail) {

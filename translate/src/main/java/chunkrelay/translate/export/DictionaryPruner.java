@@ -1,5 +1,6 @@
 package chunkrelay.translate.export;
 
+import chunkrelay.translate.DictionaryReachability;
 import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.common.v1.ArrayValue;
 import io.opentelemetry.proto.common.v1.KeyValue;
@@ -29,13 +30,7 @@ import java.util.function.IntUnaryOperator;
  */
 final class DictionaryPruner {
     private final ProfilesDictionary source;
-    private final BitSet strings = new BitSet();
-    private final BitSet mappings = new BitSet();
-    private final BitSet locations = new BitSet();
-    private final BitSet functions = new BitSet();
-    private final BitSet links = new BitSet();
-    private final BitSet attributes = new BitSet();
-    private final BitSet stacks = new BitSet();
+    private final DictionaryReachability reached;
     private int[] stringMap;
     private int[] mappingMap;
     private int[] locationMap;
@@ -46,6 +41,14 @@ final class DictionaryPruner {
 
     DictionaryPruner(ProfilesDictionary source) {
         this.source = source;
+        this.reached = new DictionaryReachability(source, DictionaryPruner::rejectOutOfRange);
+    }
+
+    /** Index 0 is the zero element, kept in any case: a producer may leave a table empty and still mean unset. */
+    private static void rejectOutOfRange(String where, int index, int size) {
+        if (index != 0) {
+            throw new IllegalArgumentException(where + " " + index + " is outside its table of " + size);
+        }
     }
 
     // ---- mark phase
@@ -53,103 +56,35 @@ final class DictionaryPruner {
     void markProfileHeader(Profile profile) {
         markValueType(profile.getSampleType());
         markValueType(profile.getPeriodType());
-        profile.getAttributeIndicesList().forEach(this::markAttribute);
+        reached.attributes("attribute_index", profile.getAttributeIndicesList());
     }
 
     void markSample(Sample sample) {
-        markStack(sample.getStackIndex());
-        sample.getAttributeIndicesList().forEach(this::markAttribute);
-        mark(links, sample.getLinkIndex(), source.getLinkTableCount(), "link_index");
+        reached.stack("stack_index", sample.getStackIndex());
+        reached.attributes("attribute_index", sample.getAttributeIndicesList());
+        reached.link("link_index", sample.getLinkIndex());
     }
 
     void markKeyValues(List<KeyValue> keyValues) {
-        for (KeyValue keyValue : keyValues) {
-            markString(keyValue.getKeyStrindex());
-            markAnyValue(keyValue.getValue());
-        }
+        reached.keyValues("attributes", keyValues);
     }
 
     private void markValueType(ValueType valueType) {
-        markString(valueType.getTypeStrindex());
-        markString(valueType.getUnitStrindex());
-    }
-
-    private void markStack(int index) {
-        if (mark(stacks, index, source.getStackTableCount(), "stack_index")) {
-            source.getStackTable(index).getLocationIndicesList().forEach(this::markLocation);
-        }
-    }
-
-    private void markLocation(int index) {
-        if (mark(locations, index, source.getLocationTableCount(), "location_index")) {
-            Location location = source.getLocationTable(index);
-            markMapping(location.getMappingIndex());
-            for (Line line : location.getLinesList()) {
-                markFunction(line.getFunctionIndex());
-            }
-            location.getAttributeIndicesList().forEach(this::markAttribute);
-        }
-    }
-
-    private void markMapping(int index) {
-        if (mark(mappings, index, source.getMappingTableCount(), "mapping_index")) {
-            Mapping mapping = source.getMappingTable(index);
-            markString(mapping.getFilenameStrindex());
-            mapping.getAttributeIndicesList().forEach(this::markAttribute);
-        }
-    }
-
-    private void markFunction(int index) {
-        if (mark(functions, index, source.getFunctionTableCount(), "function_index")) {
-            Function function = source.getFunctionTable(index);
-            markString(function.getNameStrindex());
-            markString(function.getSystemNameStrindex());
-            markString(function.getFilenameStrindex());
-        }
-    }
-
-    private void markAttribute(int index) {
-        if (mark(attributes, index, source.getAttributeTableCount(), "attribute_index")) {
-            KeyValueAndUnit attribute = source.getAttributeTable(index);
-            markString(attribute.getKeyStrindex());
-            markString(attribute.getUnitStrindex());
-            markAnyValue(attribute.getValue());
-        }
-    }
-
-    private void markAnyValue(AnyValue value) {
-        switch (value.getValueCase()) {
-            case STRING_VALUE_STRINDEX -> markString(value.getStringValueStrindex());
-            case ARRAY_VALUE -> value.getArrayValue().getValuesList().forEach(this::markAnyValue);
-            case KVLIST_VALUE -> markKeyValues(value.getKvlistValue().getValuesList());
-            default -> {
-            }
-        }
-    }
-
-    private void markString(int index) {
-        mark(strings, index, source.getStringTableCount(), "string index");
-    }
-
-    /** Marks {@code index}; true when it was not marked before. Index 0 is the zero element, always kept. */
-    private static boolean mark(BitSet table, int index, int size, String what) {
-        if (index == 0) {
-            return false;
-        }
-        if (index < 0 || index >= size) {
-            throw new IllegalArgumentException(what + " " + index + " is outside its table of " + size);
-        }
-        if (table.get(index)) {
-            return false;
-        }
-        table.set(index);
-        return true;
+        reached.string("type_strindex", valueType.getTypeStrindex());
+        reached.string("unit_strindex", valueType.getUnitStrindex());
     }
 
     // ---- compaction
 
     /** Fixes the new indices and returns the part's dictionary; call after marking everything. */
     ProfilesDictionary compact() {
+        BitSet strings = reached.strings();
+        BitSet mappings = reached.mappings();
+        BitSet locations = reached.locations();
+        BitSet functions = reached.functions();
+        BitSet links = reached.links();
+        BitSet attributes = reached.attributes();
+        BitSet stacks = reached.stacks();
         stringMap = ranks(strings, source.getStringTableCount());
         mappingMap = ranks(mappings, source.getMappingTableCount());
         locationMap = ranks(locations, source.getLocationTableCount());

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import chunkrelay.translate.DictionaryReachability;
 import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
-import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.profiles.v1development.Function;
 import io.opentelemetry.proto.profiles.v1development.KeyValueAndUnit;
 import io.opentelemetry.proto.profiles.v1development.Line;
@@ -23,17 +23,7 @@ import java.util.List;
 
 /** Checks a request against the dictionary invariants consumers enforce: zero elements, ranges, no orphans. */
 final class DictionaryInvariants {
-    private final ProfilesDictionary d;
-    private final BitSet strings = new BitSet();
-    private final BitSet mappings = new BitSet();
-    private final BitSet locations = new BitSet();
-    private final BitSet functions = new BitSet();
-    private final BitSet links = new BitSet();
-    private final BitSet attributes = new BitSet();
-    private final BitSet stacks = new BitSet();
-
-    private DictionaryInvariants(ProfilesDictionary d) {
-        this.d = d;
+    private DictionaryInvariants() {
     }
 
     static void assertValid(ExportProfilesServiceRequest request) {
@@ -47,34 +37,35 @@ final class DictionaryInvariants {
         assertTrue(d.getLinkTable(0).getTraceId().toByteArray().length == 16
                 && d.getLinkTable(0).getTraceId().toByteArray()[0] == 0, "link 0");
 
-        DictionaryInvariants check = new DictionaryInvariants(d);
+        DictionaryReachability reached = new DictionaryReachability(d,
+                (where, index, size) -> fail(where + " index " + index + " out of range " + size));
         int samples = 0;
         for (ResourceProfiles resource : request.getResourceProfilesList()) {
             for (ScopeProfiles scope : resource.getScopeProfilesList()) {
                 for (Profile profile : scope.getProfilesList()) {
                     assertTrue(profile.getSamplesCount() > 0, "profile without samples");
-                    check.string(profile.getSampleType().getTypeStrindex());
-                    check.string(profile.getSampleType().getUnitStrindex());
-                    check.string(profile.getPeriodType().getTypeStrindex());
-                    check.string(profile.getPeriodType().getUnitStrindex());
-                    profile.getAttributeIndicesList().forEach(check::attribute);
+                    reached.string("sample_type", profile.getSampleType().getTypeStrindex());
+                    reached.string("sample_type unit", profile.getSampleType().getUnitStrindex());
+                    reached.string("period_type", profile.getPeriodType().getTypeStrindex());
+                    reached.string("period_type unit", profile.getPeriodType().getUnitStrindex());
+                    reached.attributes("profile attribute", profile.getAttributeIndicesList());
                     for (Sample sample : profile.getSamplesList()) {
                         samples++;
-                        check.stack(sample.getStackIndex());
-                        sample.getAttributeIndicesList().forEach(check::attribute);
-                        check.mark(check.links, sample.getLinkIndex(), d.getLinkTableCount(), "link");
+                        reached.stack("stack", sample.getStackIndex());
+                        reached.attributes("sample attribute", sample.getAttributeIndicesList());
+                        reached.link("link", sample.getLinkIndex());
                     }
                 }
             }
         }
         assertTrue(samples > 0, "request without samples");
-        check.assertNoOrphans(check.strings, d.getStringTableCount(), "string");
-        check.assertNoOrphans(check.mappings, d.getMappingTableCount(), "mapping");
-        check.assertNoOrphans(check.locations, d.getLocationTableCount(), "location");
-        check.assertNoOrphans(check.functions, d.getFunctionTableCount(), "function");
-        check.assertNoOrphans(check.links, d.getLinkTableCount(), "link");
-        check.assertNoOrphans(check.attributes, d.getAttributeTableCount(), "attribute");
-        check.assertNoOrphans(check.stacks, d.getStackTableCount(), "stack");
+        assertNoOrphans(reached.strings(), d.getStringTableCount(), "string");
+        assertNoOrphans(reached.mappings(), d.getMappingTableCount(), "mapping");
+        assertNoOrphans(reached.locations(), d.getLocationTableCount(), "location");
+        assertNoOrphans(reached.functions(), d.getFunctionTableCount(), "function");
+        assertNoOrphans(reached.links(), d.getLinkTableCount(), "link");
+        assertNoOrphans(reached.attributes(), d.getAttributeTableCount(), "attribute");
+        assertNoOrphans(reached.stacks(), d.getStackTableCount(), "stack");
     }
 
     /** Function names of a sample's stack, leaf first. */
@@ -88,65 +79,10 @@ final class DictionaryInvariants {
         return names;
     }
 
-    private void assertNoOrphans(BitSet used, int size, String table) {
+    private static void assertNoOrphans(BitSet used, int size, String table) {
         for (int i = 1; i < size; i++) {
             if (!used.get(i)) {
                 fail(table + " " + i + " is not referenced (orphan)");
-            }
-        }
-    }
-
-    private boolean mark(BitSet table, int index, int size, String what) {
-        if (index < 0 || index >= size) {
-            fail(what + " index " + index + " out of range " + size);
-        }
-        boolean fresh = !table.get(index);
-        table.set(index);
-        return fresh && index != 0;
-    }
-
-    private void string(int index) {
-        mark(strings, index, d.getStringTableCount(), "string");
-    }
-
-    private void stack(int index) {
-        if (mark(stacks, index, d.getStackTableCount(), "stack")) {
-            d.getStackTable(index).getLocationIndicesList().forEach(this::location);
-        }
-    }
-
-    private void location(int index) {
-        if (mark(locations, index, d.getLocationTableCount(), "location")) {
-            Location location = d.getLocationTable(index);
-            mapping(location.getMappingIndex());
-            location.getLinesList().forEach(line -> function(line.getFunctionIndex()));
-            location.getAttributeIndicesList().forEach(this::attribute);
-        }
-    }
-
-    private void mapping(int index) {
-        if (mark(mappings, index, d.getMappingTableCount(), "mapping")) {
-            string(d.getMappingTable(index).getFilenameStrindex());
-            d.getMappingTable(index).getAttributeIndicesList().forEach(this::attribute);
-        }
-    }
-
-    private void function(int index) {
-        if (mark(functions, index, d.getFunctionTableCount(), "function")) {
-            Function function = d.getFunctionTable(index);
-            string(function.getNameStrindex());
-            string(function.getSystemNameStrindex());
-            string(function.getFilenameStrindex());
-        }
-    }
-
-    private void attribute(int index) {
-        if (mark(attributes, index, d.getAttributeTableCount(), "attribute")) {
-            KeyValueAndUnit attribute = d.getAttributeTable(index);
-            string(attribute.getKeyStrindex());
-            string(attribute.getUnitStrindex());
-            if (attribute.getValue().getValueCase() == AnyValue.ValueCase.STRING_VALUE_STRINDEX) {
-                string(attribute.getValue().getStringValueStrindex());
             }
         }
     }
