@@ -25,7 +25,7 @@ import java.util.Map;
  */
 @Controller
 public class EnvelopeController {
-    private static final long EARLY_ERROR_DRAIN_BYTES = 1024 * 1024;
+    private static final long EARLY_ERROR_DRAIN_BYTES = 16L * 1024 * 1024;
 
     private final RequestAuthenticator authenticator;
     private final ProjectRegistry projects;
@@ -84,8 +84,9 @@ public class EnvelopeController {
     }
 
     /**
-     * Reads what is left of a small refused body before answering: closing a connection with unread bytes resets
-     * it, and a client still sending may then lose the answer. Larger bodies are left to the connection close.
+     * Reads what is left of a body refused before it was read (up to {@link #EARLY_ERROR_DRAIN_BYTES}): closing a
+     * connection with unread bytes resets it, and a client still sending may then lose the answer. Larger bodies
+     * are left to the connection close.
      */
     private static void skipUnread(InputStream wire) {
         try {
