@@ -1,5 +1,7 @@
 package chunkrelay.envelope.sdk;
 
+import chunkrelay.envelope.RelayError;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.sun.net.httpserver.HttpExchange;
@@ -140,9 +142,10 @@ public final class EnvelopeRecorder implements AutoCloseable {
         List<ReceivedEnvelope.Item> items = List.of();
         try {
             byte[] envelope = decode(headers.getOrDefault("Content-Encoding", List.of("")).get(0).trim(), raw);
-            header = ReceivedEnvelope.parseHeader(envelope);
-            items = ReceivedEnvelope.parseItems(envelope);
-        } catch (IOException e) {
+            ReceivedEnvelope.Split split = ReceivedEnvelope.split(envelope);
+            header = split.header();
+            items = split.items();
+        } catch (IOException | RelayError e) {
             // Left for the relay to judge: the recording keeps the request line, headers and the relay's status.
         }
         respond(exchange, uri, headers, answer.statusCode(), answer.body(), header, items);

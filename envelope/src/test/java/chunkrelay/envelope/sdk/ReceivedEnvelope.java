@@ -1,12 +1,15 @@
 package chunkrelay.envelope.sdk;
 
+import chunkrelay.envelope.EnvelopeReader;
+import chunkrelay.envelope.ItemHeader;
+import chunkrelay.envelope.RelayError;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -43,48 +46,24 @@ public record ReceivedEnvelope(String path, String query, Map<String, List<Strin
         return items.stream().filter(item -> item.type().equals(type)).toList();
     }
 
-    /** The envelope header: the JSON object on the first line. */
-    static JsonNode parseHeader(byte[] envelope) throws IOException {
-        int end = lineEnd(envelope, 0);
-        return JSON.readTree(Arrays.copyOfRange(envelope, 0, end));
-    }
-
     /**
-     * Splits the items after the header line: an item header with {@code length} takes exactly that many bytes,
-     * one without runs to the next newline (Sentry's envelope wire format).
+     * Splits a decoded envelope into its header and items with the relay's own {@link EnvelopeReader}, so the
+     * recording reads the wire format exactly as the relay does.
+     *
+     * @throws RelayError when the envelope is malformed
      */
-    static List<Item> parseItems(byte[] envelope) throws IOException {
+    static Split split(byte[] envelope) {
+        EnvelopeReader reader = new EnvelopeReader(new ByteArrayInputStream(envelope), envelope.length);
+        JsonNode header = reader.readHeaders();
         List<Item> items = new ArrayList<>();
-        int position = lineEnd(envelope, 0) + 1;
-        while (position < envelope.length) {
-            int headerEnd = lineEnd(envelope, position);
-            JsonNode itemHeader = JSON.readTree(Arrays.copyOfRange(envelope, position, headerEnd));
-            if (!itemHeader.isObject() || !itemHeader.hasNonNull("type")) {
-                throw new IOException("item header without type at byte " + position);
-            }
-            int payloadStart = Math.min(headerEnd + 1, envelope.length);
-            int payloadEnd;
-            if (itemHeader.has("length")) {
-                long length = itemHeader.get("length").asLong(-1);
-                if (length < 0 || payloadStart + length > envelope.length) {
-                    throw new IOException("item length " + itemHeader.get("length") + " runs past the envelope end");
-                }
-                payloadEnd = (int) (payloadStart + length);
-            } else {
-                payloadEnd = lineEnd(envelope, payloadStart);
-            }
-            items.add(new Item(itemHeader, Arrays.copyOfRange(envelope, payloadStart, payloadEnd)));
-            position = payloadEnd + 1;
+        ItemHeader item;
+        while ((item = reader.nextItem()) != null) {
+            items.add(new Item(item.json(), reader.readPayload(envelope.length)));
         }
-        return items;
+        return new Split(header, List.copyOf(items));
     }
 
-    private static int lineEnd(byte[] bytes, int from) {
-        for (int i = from; i < bytes.length; i++) {
-            if (bytes[i] == '\n') {
-                return i;
-            }
-        }
-        return bytes.length;
+    /** An envelope split into its header and items. */
+    record Split(JsonNode header, List<Item> items) {
     }
 }
