@@ -1,5 +1,9 @@
 package chunkrelay.envelope;
 
+import chunkrelay.envelope.auth.ProjectIds;
+import chunkrelay.envelope.forward.ReplayCommand;
+import chunkrelay.envelope.forward.ReplaySummary;
+
 import chunkrelay.storage.ArchiveUnavailableException;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.context.exceptions.BeanInstantiationException;
@@ -17,11 +21,11 @@ import java.util.Map;
  * {@code relay.otlp.*}) but no HTTP server. Exit code 0 when every chunk is delivered (now or before), 1 when some
  * could not be, 2 for a usage or configuration error.
  */
-final class ReplayCli {
+public final class ReplayCli {
     static final String COMMAND = "replay";
     static final int OK = 0;
     static final int INCOMPLETE = 1;
-    static final int USAGE = 2;
+    public static final int USAGE = 2;
     static final String USAGE_TEXT = "usage: replay --project <project id> --from <yyyy-mm-dd> --to <yyyy-mm-dd>\n"
             + "  re-sends the archived OTLP form of every chunk of the project whose first sample lies in the UTC days"
             + " [from, to] and that has no delivery marker; needs relay.otlp.endpoint (env RELAY_OTLP_ENDPOINT) and"
@@ -84,7 +88,7 @@ final class ReplayCli {
     }
 
     /** Runs the command and returns the process exit code; {@code args} excludes the command name. */
-    static int run(List<String> args, PrintStream out, PrintStream err) {
+    public static int run(List<String> args, PrintStream out, PrintStream err) {
         Arguments arguments;
         try {
             arguments = Arguments.parse(args);

@@ -1,6 +1,6 @@
 package chunkrelay.envelope.sdk;
 
-import chunkrelay.envelope.RelayError;
+import chunkrelay.envelope.errors.RelayError;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;

@@ -1,7 +1,7 @@
 package chunkrelay.envelope.sdk;
 
-import chunkrelay.envelope.OtlpReceiver;
-import chunkrelay.envelope.RunningRelay;
+import chunkrelay.envelope.testing.OtlpReceiver;
+import chunkrelay.envelope.testing.RunningRelay;
 import chunkrelay.storage.ArchivedChunk;
 import chunkrelay.storage.EmbeddedS3Server;
 import com.google.protobuf.InvalidProtocolBufferException;

@@ -1,8 +1,8 @@
 package chunkrelay.envelope.sdk;
 
-import chunkrelay.envelope.EnvelopeReader;
-import chunkrelay.envelope.ItemHeader;
-import chunkrelay.envelope.RelayError;
+import chunkrelay.envelope.ingest.EnvelopeReader;
+import chunkrelay.envelope.ingest.ItemHeader;
+import chunkrelay.envelope.errors.RelayError;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 

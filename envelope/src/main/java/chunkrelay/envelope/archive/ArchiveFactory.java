@@ -1,0 +1,36 @@
+package chunkrelay.envelope.archive;
+
+import chunkrelay.storage.ArchiveCompression;
+import chunkrelay.storage.ArchiveSettings;
+import chunkrelay.storage.ChunkArchive;
+import chunkrelay.storage.EmbeddedS3Server;
+import io.micronaut.context.annotation.Bean;
+import io.micronaut.context.annotation.Factory;
+import io.micronaut.context.annotation.Requires;
+import io.micronaut.core.annotation.Nullable;
+import jakarta.inject.Singleton;
+
+/**
+ * The archive: the configured bucket, or, when no bucket or endpoint is configured, an embedded S3 server
+ * (S3Proxy, filesystem backend) reached through the very same S3 client.
+ */
+@Factory
+public class ArchiveFactory {
+
+    @Singleton
+    @Bean(preDestroy = "close")
+    @Requires(missingProperty = "relay.storage.s3.endpoint")
+    @Requires(missingProperty = "relay.storage.s3.bucket")
+    EmbeddedS3Server embeddedS3Server(EmbeddedStorageConfig embedded) {
+        return EmbeddedS3Server.filesystem(embedded.directory().toAbsolutePath().normalize());
+    }
+
+    @Singleton
+    @Bean(preDestroy = "close")
+    ChunkArchive chunkArchive(StorageConfig storage, S3StorageConfig s3, @Nullable EmbeddedS3Server embedded) {
+        ArchiveSettings settings = new ArchiveSettings(s3.endpoint(), s3.region(), s3.bucket(), s3.prefix(),
+                s3.pathStyle(), s3.accessKey(), s3.secretKey(), s3.createBucketIfMissing(),
+                ArchiveCompression.fromName(storage.compression()), storage.deadline(), null, null, null, null);
+        return new ChunkArchive(embedded == null ? settings : embedded.applyTo(settings));
+    }
+}

@@ -1,0 +1,5 @@
+/**
+ * Who may send: Sentry auth parsing (five forms), DSNs and public keys, the configured projects, and per-project
+ * quotas. Depends only on {@code errors}.
+ */
+package chunkrelay.envelope.auth;

@@ -1,0 +1,72 @@
+package chunkrelay.envelope.errors;
+
+import io.micronaut.http.HttpStatus;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A request refused with Relay's status code and error body: {@code detail} is the error itself,
+ * {@code causes} the chain of reasons below it, outermost first.
+ */
+public class RelayError extends RuntimeException {
+    private final HttpStatus status;
+    private final String detail;
+    private final List<String> causes;
+
+    public RelayError(HttpStatus status, String detail, List<String> causes) {
+        super(causes.isEmpty() ? detail : detail + ": " + String.join(": ", causes));
+        this.status = status;
+        this.detail = detail;
+        this.causes = List.copyOf(causes);
+    }
+
+    public RelayError(HttpStatus status, String detail, String... causes) {
+        this(status, detail, List.of(causes));
+    }
+
+    public HttpStatus status() {
+        return status;
+    }
+
+    public String detail() {
+        return detail;
+    }
+
+    public List<String> causes() {
+        return causes;
+    }
+
+    /** Headers the answer carries besides the body, such as a rate limit's {@code Retry-After}; none by default. */
+    public Map<String, String> headers() {
+        return Map.of();
+    }
+
+    public static RelayError invalidEnvelope(String... causes) {
+        return new RelayError(HttpStatus.BAD_REQUEST, "invalid event envelope", causes);
+    }
+
+    static RelayError missingAuth() {
+        return new RelayError(HttpStatus.UNAUTHORIZED, "missing authorization information");
+    }
+
+    public static RelayError badAuth(String cause) {
+        return new RelayError(HttpStatus.UNAUTHORIZED, "bad x-sentry-auth header", cause);
+    }
+
+    /** Over a decoded size limit while the body was being read. */
+    public static RelayError bodyTooLarge() {
+        return new RelayError(HttpStatus.REQUEST_ENTITY_TOO_LARGE, "failed to read request body",
+                "payload reached its size limit");
+    }
+
+    /** An item over its type's limits, found once the whole envelope has been read. */
+    public static RelayError itemTooLarge(String itemType) {
+        return new RelayError(HttpStatus.REQUEST_ENTITY_TOO_LARGE, "envelope exceeded size limits for type '"
+                + itemType + "' (https://develop.sentry.dev/sdk/envelopes/#size-limits)");
+    }
+
+    public static RelayError invalidBody(String cause) {
+        return new RelayError(HttpStatus.BAD_REQUEST, "invalid request body", cause);
+    }
+}

@@ -1,0 +1,5 @@
+/**
+ * Relay's error answers ({"detail", "causes"}) and the handlers that render every refusal in that shape. Depends
+ * on no other package of the relay.
+ */
+package chunkrelay.envelope.errors;

@@ -1,0 +1,12 @@
+package chunkrelay.envelope.forward;
+
+import chunkrelay.storage.ArchiveKey;
+
+/**
+ * Sends the OTLP form of an archived chunk on to the OTLP endpoint, off the request path. Called only after both
+ * forms are archived, so whatever the forwarder cannot deliver can be replayed from the archive.
+ */
+public interface ChunkForwarder {
+
+    void forward(ArchiveKey key, byte[] otlpRequest);
+}

@@ -1,0 +1,42 @@
+package chunkrelay.envelope.forward;
+
+import chunkrelay.storage.ArchiveKey;
+import chunkrelay.storage.ChunkArchive;
+import chunkrelay.translate.export.DeliveryListener;
+import chunkrelay.translate.export.DeliveryResult;
+import jakarta.inject.Singleton;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Writes the end of each forwarding next to the archived chunk: a delivery marker after a 2xx (replay skips the
+ * chunk), a replay marker after a final failure or when the queue closed first. Replay also re-sends chunks
+ * without either marker, so a marker that cannot be written loses nothing.
+ */
+@Singleton
+public class DeliveryMarkers implements DeliveryListener {
+    private static final Logger LOG = LoggerFactory.getLogger(DeliveryMarkers.class);
+
+    private final ChunkArchive archive;
+
+    public DeliveryMarkers(ChunkArchive archive) {
+        this.archive = archive;
+    }
+
+    @Override
+    public void delivered(String stem, DeliveryResult result) {
+        archive.markDelivered(ArchiveKey.ofStem(stem));
+    }
+
+    @Override
+    public void failed(String stem, DeliveryResult result) {
+        LOG.warn("OTLP forwarding of chunk {} failed after {} attempt(s), marked for replay: {}", stem,
+                result.attempts(), result.reason());
+        archive.markForReplay(ArchiveKey.ofStem(stem), result.reason());
+    }
+
+    @Override
+    public void dropped(String stem, String reason) {
+        archive.markForReplay(ArchiveKey.ofStem(stem), reason);
+    }
+}

@@ -1,0 +1,103 @@
+package chunkrelay.envelope.forward;
+
+import chunkrelay.storage.ArchiveUnavailableException;
+import chunkrelay.storage.ArchivedChunk;
+import chunkrelay.storage.ChunkArchive;
+import chunkrelay.translate.export.DeliveryResult;
+import chunkrelay.translate.export.OtlpHttpExporter;
+import io.micronaut.context.annotation.Requires;
+import jakarta.inject.Singleton;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * Re-sends archived OTLP forms of a project's chunks in a date range to the OTLP endpoint: every chunk without a
+ * delivery marker (failed, dropped, marked for replay, or never forwarded because the relay stopped first), with
+ * the exporter's retry policy, {@code relay.otlp.workers} at a time. A 2xx writes the delivery marker, so running
+ * it again sends nothing twice. Meant for a target that was down; chunks the running relay is forwarding at the
+ * same moment may be sent twice.
+ */
+@Singleton
+@Requires(property = "relay.otlp.endpoint")
+public class ReplayCommand {
+    private static final Logger LOG = LoggerFactory.getLogger(ReplayCommand.class);
+
+    private final ChunkArchive archive;
+    private final OtlpHttpExporter exporter;
+
+    public ReplayCommand(ChunkArchive archive, OtlpHttpExporter exporter) {
+        this.archive = archive;
+        this.exporter = exporter;
+    }
+
+    /**
+     * @throws ArchiveUnavailableException when the archive cannot be listed
+     * @throws InterruptedException        when interrupted; chunks not finished stay for the next replay
+     */
+    public ReplaySummary replay(String projectId, LocalDate from, LocalDate to) throws InterruptedException {
+        if (from.isAfter(to)) {
+            throw new IllegalArgumentException("the range starts (" + from + ") after it ends (" + to + ")");
+        }
+        List<ArchivedChunk> chunks = archive.list(projectId, from, to);
+        List<Callable<String>> sends = new ArrayList<>();
+        for (ArchivedChunk chunk : chunks) {
+            if (!chunk.delivered()) {
+                sends.add(() -> send(chunk));
+            }
+        }
+        List<String> failures = new ArrayList<>();
+        ExecutorService workers = Executors.newFixedThreadPool(exporter.settings().workers(), runnable -> {
+            Thread thread = new Thread(runnable, "otlp-replay");
+            thread.setDaemon(true);
+            return thread;
+        });
+        try {
+            for (Future<String> sent : workers.invokeAll(sends)) {
+                String failure = sent.get();
+                if (failure != null) {
+                    failures.add(failure);
+                }
+            }
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("replay failed unexpectedly", e.getCause());
+        } finally {
+            workers.shutdownNow();
+        }
+        return new ReplaySummary(projectId, from, to, chunks.size(), chunks.size() - sends.size(),
+                sends.size() - failures.size(), failures.size(), List.copyOf(failures));
+    }
+
+    /** Null when delivered, else the stem and why not. */
+    private String send(ArchivedChunk chunk) throws InterruptedException {
+        String stem = chunk.key().stem();
+        DeliveryResult result;
+        try {
+            result = exporter.export(archive.readOtlp(chunk));
+        } catch (ArchiveUnavailableException e) {
+            return stem + ": cannot read the archived OTLP form: " + e.getMessage();
+        }
+        try {
+            if (result.delivered()) {
+                archive.markDelivered(chunk.key());
+                return null;
+            }
+            archive.markForReplay(chunk.key(), result.reason());
+        } catch (ArchiveUnavailableException e) {
+            LOG.warn("could not write the marker of chunk {}: {}", stem, e.getMessage());
+            if (result.delivered()) {
+                return stem + ": delivered, but the delivery marker could not be written (a later replay sends it"
+                        + " again): " + e.getMessage();
+            }
+        }
+        return stem + ": " + result.reason();
+    }
+}

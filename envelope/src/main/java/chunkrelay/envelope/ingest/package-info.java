@@ -1,0 +1,5 @@
+/**
+ * The envelope endpoint: the controller, content decoding, Relay's envelope wire format, request limits and the
+ * chunk memory budget. Uses {@code auth}, {@code pipeline} and {@code errors}; nothing imports it.
+ */
+package chunkrelay.envelope.ingest;

@@ -1,0 +1,55 @@
+package chunkrelay.envelope.ops;
+
+import chunkrelay.envelope.auth.ProjectRegistry;
+import chunkrelay.envelope.pipeline.RelayLimits;
+
+import chunkrelay.storage.ChunkArchive;
+import chunkrelay.storage.EmbeddedS3Server;
+import io.micronaut.context.annotation.Value;
+import io.micronaut.context.event.ApplicationEventListener;
+import io.micronaut.core.annotation.Nullable;
+import io.micronaut.runtime.server.event.ServerStartupEvent;
+import jakarta.inject.Singleton;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.lang.management.ManagementFactory;
+
+/** Says where the relay listens, how it authenticates, where it archives and forwards, once the server is up. */
+@Singleton
+public class StartupLog implements ApplicationEventListener<ServerStartupEvent> {
+    private static final Logger LOG = LoggerFactory.getLogger(StartupLog.class);
+
+    private final ProjectRegistry projects;
+    private final RelayLimits limits;
+    private final ChunkArchive archive;
+    private final EmbeddedS3Server embedded;
+    private final String otlpEndpoint;
+
+    public StartupLog(ProjectRegistry projects, RelayLimits limits, ChunkArchive archive,
+                      @Nullable EmbeddedS3Server embedded, @Value("${relay.otlp.endpoint:}") String otlpEndpoint) {
+        this.projects = projects;
+        this.limits = limits;
+        this.archive = archive;
+        this.embedded = embedded;
+        this.otlpEndpoint = otlpEndpoint;
+    }
+
+    @Override
+    public void onApplicationEvent(ServerStartupEvent event) {
+        String auth = projects.openMode()
+                ? "open mode: no relay.projects configured, any well-formed key may send to any project"
+                : "projects " + projects.projectIds() + " from relay.projects, other projects and keys get 401";
+        String archiveTarget = embedded == null
+                ? archive.settings().describeTarget()
+                : "embedded S3 server, files under " + embedded.directory().map(Object::toString).orElse("memory")
+                        + " (" + archive.settings().describeTarget() + ")";
+        String forwarding = otlpEndpoint.isBlank() ? "off (relay.otlp.endpoint unset; chunks are archived only)"
+                : otlpEndpoint;
+        LOG.info("chunk-relay listening on {} (envelopes: POST {}api/<project_id>/envelope/) after {} ms; auth: {}; "
+                        + "archive: {}; forwarding: {}; limits: envelope {} bytes, profile chunk {} bytes",
+                event.getSource().getURL(), event.getSource().getURI().resolve("/"),
+                ManagementFactory.getRuntimeMXBean().getUptime(), auth, archiveTarget, forwarding,
+                limits.maxEnvelopeBytes(), limits.maxChunkBytes());
+    }
+}

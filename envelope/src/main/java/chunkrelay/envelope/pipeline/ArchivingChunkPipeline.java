@@ -1,0 +1,147 @@
+package chunkrelay.envelope.pipeline;
+
+import chunkrelay.envelope.forward.ChunkForwarder;
+import chunkrelay.envelope.auth.ProjectRegistry;
+
+import chunkrelay.chunk.ChunkOutcome;
+import chunkrelay.chunk.ChunkProcessor;
+import chunkrelay.chunk.ChunkRejection;
+import chunkrelay.chunk.ChunkRejectionReason;
+import chunkrelay.chunk.ProfileChunk;
+import chunkrelay.storage.ArchiveEntry;
+import chunkrelay.storage.ArchiveKey;
+import chunkrelay.storage.ArchiveResult;
+import chunkrelay.storage.ArchiveUnavailableException;
+import chunkrelay.storage.ChunkArchive;
+import chunkrelay.translate.ChunkTranslator;
+import chunkrelay.translate.TranslationContext;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import jakarta.inject.Singleton;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * The chunk path: validate and normalise (Relay's rules), translate to OTLP, archive both forms, then hand the
+ * OTLP form to the forwarder. It returns only once both forms are stored, so a 200 never loses a chunk; when the
+ * archive cannot take it, the client gets 503 and retries. An invalid chunk is an outcome (logged and counted by
+ * Relay's reason name), not an HTTP error, as in Relay. A valid chunk archived recently ({@link RecentChunks}) is
+ * counted as a duplicate and goes no further than its parse.
+ */
+@Singleton
+public class ArchivingChunkPipeline implements ChunkPipeline {
+    private static final Logger LOG = LoggerFactory.getLogger(ArchivingChunkPipeline.class);
+
+    private final ChunkProcessor processor;
+    private final ChunkTranslator translator;
+    private final ChunkArchive archive;
+    private final ChunkForwarder forwarder;
+    private final ProjectRegistry projects;
+    private final RelayVersion version;
+    private final MeterRegistry meters;
+    private final RecentChunks recent;
+    private final Counter duplicates;
+    private final Counter archiveDuplicates;
+    private final Counter archiveFailures;
+
+    public ArchivingChunkPipeline(ChunkProcessor processor, ChunkTranslator translator, ChunkArchive archive,
+                                  ChunkForwarder forwarder, ProjectRegistry projects, RelayVersion version,
+                                  MeterRegistry meters, RecentChunks recent) {
+        this.processor = processor;
+        this.translator = translator;
+        this.archive = archive;
+        this.forwarder = forwarder;
+        this.projects = projects;
+        this.version = version;
+        this.meters = meters;
+        this.recent = recent;
+        // every outcome's meter exists from the start, at zero, so dashboards and alerts see it before it happens
+        for (ChunkRejectionReason reason : ChunkRejectionReason.values()) {
+            meters.counter("relay.chunks.rejected", "reason", reason.relayName());
+        }
+        this.duplicates = meters.counter("relay.chunks.duplicates");
+        this.archiveDuplicates = meters.counter("relay.archive.duplicates");
+        this.archiveFailures = meters.counter("relay.archive.failures");
+    }
+
+    @Override
+    public void accept(List<ProfileChunkItem> chunks) {
+        for (ProfileChunkItem item : chunks) {
+            ChunkOutcome outcome = timed("parse", () -> processor.process(item.payload(), item.header()));
+            if (outcome instanceof ChunkOutcome.Rejected rejected) {
+                reject(item, rejected.rejection());
+            } else {
+                ProfileChunk chunk = ((ChunkOutcome.Accepted) outcome).chunk();
+                if (recent.wasArchived(item.projectId(), chunk.chunkId().toHex())) {
+                    // archived moments ago: the SDK retried or sent it twice; nothing to translate or store
+                    duplicates.increment();
+                } else {
+                    store(item, chunk);
+                }
+            }
+        }
+    }
+
+    private void reject(ProfileChunkItem item, ChunkRejection rejection) {
+        meters.counter("relay.chunks.rejected", "reason", rejection.reason().relayName()).increment();
+        ChunkPeek peek = ChunkPeek.of(item.payload());
+        LOG.info("chunk rejected: project={} chunk_id={} event_id={} platform={} sdk={}/{} reason={} detail={}",
+                item.projectId(), peek.chunkId(), item.envelope().eventId(),
+                item.header().platform() != null ? item.header().platform() : peek.platform(),
+                item.envelope().sdkName(),
+                item.envelope().sdkVersion(), rejection.reason().relayName(), rejection.detail());
+    }
+
+    private void store(ProfileChunkItem item, ProfileChunk chunk) {
+        TranslationContext context = TranslationContext.forProject(item.projectId())
+                .withServiceName(projects.serviceName(item.projectId()));
+        byte[] otlp = timed("translate", () -> translator.translate(chunk, context).toByteArray());
+        ArchiveKey key = ArchiveKey.of(Long.toString(item.projectId()),
+                Instant.ofEpochSecond(0, chunk.sampleTimestampNanos(0)), chunk.profilerId().toHex(),
+                chunk.chunkId().toHex());
+        ArchiveEntry entry = new ArchiveEntry(key, item.payload(), otlp, metadata(chunk));
+        ArchiveResult result;
+        try {
+            result = timed("archive", () -> archive.archive(entry));
+        } catch (ArchiveUnavailableException e) {
+            archiveFailures.increment();
+            LOG.warn("archive unavailable for chunk {} of project {}: {}", key.chunkId(), key.projectId(),
+                    e.getMessage());
+            throw new ChunkPipelineUnavailableException("archive unavailable: " + e.getMessage());
+        }
+        recent.archived(item.projectId(), chunk.chunkId().toHex());
+        if (result == ArchiveResult.DUPLICATE) {
+            // archived (and handed to the forwarder) before: the SDK retried or the chunk was sent twice
+            archiveDuplicates.increment();
+            return;
+        }
+        meters.counter("relay.chunks.accepted", "platform", Platform.metricTag(chunk.platform())).increment();
+        timed("forward", () -> {
+            forwarder.forward(key, otlp);
+            return null;
+        });
+    }
+
+    private Map<String, String> metadata(ProfileChunk chunk) {
+        Map<String, String> metadata = new HashMap<>();
+        metadata.put(ArchiveEntry.PLATFORM, chunk.platform());
+        if (chunk.release() != null) {
+            metadata.put(ArchiveEntry.RELEASE, chunk.release());
+        }
+        metadata.put(ArchiveEntry.SAMPLE_COUNT, Integer.toString(chunk.sampleCount()));
+        metadata.put(ArchiveEntry.RELAY_VERSION, version.version());
+        return metadata;
+    }
+
+    private <T> T timed(String stage, Supplier<T> work) {
+        return Timer.builder("relay.chunk.stage").tag("stage", stage).publishPercentileHistogram()
+                .register(meters).record(work);
+    }
+}

@@ -1,0 +1,139 @@
+package chunkrelay.envelope.auth;
+
+import chunkrelay.envelope.testing.CountingChunkPipeline;
+import chunkrelay.envelope.testing.Envelopes;
+import chunkrelay.envelope.testing.PrometheusScrape;
+
+import chunkrelay.chunk.fixtures.Fixtures;
+import chunkrelay.chunk.fixtures.RecordedChunk;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.micronaut.context.annotation.Property;
+import io.micronaut.runtime.server.EmbeddedServer;
+import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+
+import static chunkrelay.envelope.testing.Envelopes.AUTH;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Per-project quotas from {@code relay.projects.<id>.rate-limits}: the envelope that would pass a quota gets 429
+ * with {@code Retry-After} and Relay's {@code X-Sentry-Rate-Limits}, naming the category of the chunk's platform;
+ * other projects go on unaffected.
+ */
+@MicronautTest
+@Property(name = "test.pipeline", value = "counting")
+@Property(name = "relay.projects.7.rate-limits.chunks-per-minute", value = "2")
+@Property(name = "relay.projects.9.rate-limits.bytes-per-minute", value = "1000")
+@Property(name = "relay.projects.10.rate-limits.chunks-per-minute", value = "1")
+class RateLimitTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+    @Inject
+    EmbeddedServer server;
+
+    @Inject
+    CountingChunkPipeline pipeline;
+
+    @Test
+    void refusesTheChunkOverTheProjectQuotaWith429AndRelaysRateLimitHeaderWhileOtherProjectsGoOn()
+            throws Exception {
+        byte[] envelope = nodeChunkEnvelope();
+        PrometheusScrape before = PrometheusScrape.of(server.getURI());
+        long accepted = pipeline.accepted();
+
+        assertEquals(200, post(7, envelope).statusCode());
+        assertEquals(200, post(7, envelope).statusCode());
+        HttpResponse<String> limited = post(7, envelope);
+
+        assertEquals(429, limited.statusCode());
+        assertEquals("event rejected due to rate limit", JSON.readTree(limited.body()).path("detail").asText());
+        RateLimit limit = RateLimit.parse(limited);
+        assertEquals("profile_chunk", limit.categories());
+        assertEquals("project", limit.scope());
+        assertEquals("project_quota", limit.reasonCode());
+        assertTrue(limit.seconds() >= 1 && limit.seconds() <= 60, "seconds " + limit.seconds());
+        assertEquals(2, pipeline.accepted() - accepted);
+
+        // another project, and envelopes of the limited project without chunks, are not limited
+        assertEquals(200, post(8, envelope).statusCode());
+        assertEquals(200, post(8, envelope).statusCode());
+        assertEquals(200, post(8, envelope).statusCode());
+        assertEquals(200, post(7, Envelopes.bytes(Envelopes.header() + "\n{\"type\":\"session\"}\n{}")).statusCode());
+        assertEquals(429, post(7, envelope).statusCode());
+        assertEquals(5, pipeline.accepted() - accepted);
+
+        PrometheusScrape after = PrometheusScrape.of(server.getURI());
+        assertEquals(2, after.value("relay_chunks_rate_limited_total", "category", "profile_chunk")
+                - before.value("relay_chunks_rate_limited_total", "category", "profile_chunk"));
+        assertEquals(2, after.value("relay_envelopes_total", "status", "429")
+                - before.value("relay_envelopes_total", "status", "429"));
+    }
+
+    @Test
+    void namesProfileChunkUiForUiPlatformsFromTheItemHeaderOrElseThePayload() throws Exception {
+        byte[] cocoa = Fixtures.bytes("relay/sample_v2_valid.json");
+        byte[] withHeaderPlatform = Envelopes.withItem(Envelopes.header(),
+                "{\"type\":\"profile_chunk\",\"platform\":\"cocoa\",\"length\":" + cocoa.length + "}", cocoa);
+        byte[] withPayloadPlatformOnly = Envelopes.withItem(Envelopes.header(),
+                "{\"type\":\"profile_chunk\",\"length\":" + cocoa.length + "}", cocoa);
+
+        assertEquals(200, post(10, withHeaderPlatform).statusCode());
+        HttpResponse<String> byHeader = post(10, withHeaderPlatform);
+        HttpResponse<String> byPayload = post(10, withPayloadPlatformOnly);
+
+        assertEquals(429, byHeader.statusCode());
+        assertEquals("profile_chunk_ui", RateLimit.parse(byHeader).categories());
+        assertEquals(429, byPayload.statusCode());
+        assertEquals("profile_chunk_ui", RateLimit.parse(byPayload).categories());
+    }
+
+    @Test
+    void limitsDecodedChunkBytesPerMinute() throws Exception {
+        byte[] payload = ("{\"platform\":\"python\",\"padding\":\"" + "x".repeat(580) + "\"}")
+                .getBytes(StandardCharsets.UTF_8);
+        byte[] envelope = Envelopes.withItem(Envelopes.header(),
+                "{\"type\":\"profile_chunk\",\"length\":" + payload.length + "}", payload);
+
+        assertEquals(200, post(9, envelope).statusCode());
+        HttpResponse<String> limited = post(9, envelope);
+
+        assertEquals(429, limited.statusCode());
+        assertEquals("profile_chunk", RateLimit.parse(limited).categories());
+    }
+
+    /** One entry of X-Sentry-Rate-Limits, checked against Retry-After. */
+    private record RateLimit(long seconds, String categories, String scope, String reasonCode) {
+        static RateLimit parse(HttpResponse<String> response) {
+            String header = response.headers().firstValue("X-Sentry-Rate-Limits").orElseThrow();
+            String[] entries = header.split(",\\s*");
+            assertEquals(1, entries.length, header);
+            String[] parts = entries[0].split(":");
+            assertEquals(4, parts.length, header);
+            long seconds = Long.parseLong(parts[0]);
+            assertEquals(seconds, Long.parseLong(response.headers().firstValue("Retry-After").orElseThrow()),
+                    "Retry-After and X-Sentry-Rate-Limits disagree");
+            return new RateLimit(seconds, parts[1], parts[2], parts[3]);
+        }
+    }
+
+    private HttpResponse<String> post(long project, byte[] envelope) throws IOException, InterruptedException {
+        return HTTP.send(HttpRequest.newBuilder(server.getURI().resolve("/api/" + project + "/envelope/"))
+                        .header("X-Sentry-Auth", AUTH).POST(HttpRequest.BodyPublishers.ofByteArray(envelope)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static byte[] nodeChunkEnvelope() {
+        RecordedChunk node = Fixtures.sdkChunks().stream()
+                .filter(c -> c.itemHeader().path("platform").asText().equals("node")).findFirst().orElseThrow();
+        return Envelopes.withItem(Envelopes.header(), node.itemHeader().toString(), node.payload());
+    }
+}

@@ -1,0 +1,88 @@
+package chunkrelay.envelope.forward;
+
+import chunkrelay.translate.export.Compression;
+import chunkrelay.translate.export.OtlpExportSettings;
+import io.micronaut.context.ApplicationContext;
+import org.junit.jupiter.api.Test;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** {@code relay.otlp.*} becomes the exporter's settings; without an endpoint nothing is forwarded. */
+class OtlpConfigTest {
+
+    @Test
+    void mapsEveryKeyOntoTheExportSettings() {
+        Map<String, Object> properties = Map.ofEntries(
+                Map.entry("relay.otlp.endpoint", "http://collector:4318"),
+                Map.entry("relay.otlp.headers.X-Scope-OrgID", "tenant-a"),
+                Map.entry("relay.otlp.headers.authorization", "Bearer t0ken"),
+                Map.entry("relay.otlp.compression", "none"),
+                Map.entry("relay.otlp.connect-timeout", "2s"),
+                Map.entry("relay.otlp.timeout", "7s"),
+                Map.entry("relay.otlp.queue-capacity", "12"),
+                Map.entry("relay.otlp.queue-max-bytes", "8MB"),
+                Map.entry("relay.otlp.workers", "3"),
+                Map.entry("relay.otlp.max-attempts", "4"),
+                Map.entry("relay.otlp.max-elapsed", "20s"),
+                Map.entry("relay.otlp.initial-backoff", "200ms"),
+                Map.entry("relay.otlp.max-backoff", "5s"),
+                Map.entry("relay.otlp.max-request-size", "1048576"),
+                Map.entry("relay.otlp.drain-timeout", "9s"));
+        try (ApplicationContext context = ApplicationContext.run(properties, "test")) {
+            OtlpExportSettings settings = context.getBean(OtlpConfig.class).settings();
+            assertEquals(URI.create("http://collector:4318"), settings.endpoint());
+            assertEquals("tenant-a", settings.headers().get("X-Scope-OrgID"));
+            assertEquals("Bearer t0ken", settings.headers().get("Authorization"));
+            assertEquals(2, settings.headers().size(), settings.headers().keySet().toString());
+            assertEquals(Compression.NONE, settings.compression());
+            assertEquals(Duration.ofSeconds(2), settings.connectTimeout());
+            assertEquals(Duration.ofSeconds(7), settings.timeout());
+            assertEquals(12, settings.queueCapacity());
+            assertEquals(8L * 1024 * 1024, settings.queueMaxBytes());
+            assertEquals(3, settings.workers());
+            assertEquals(4, settings.maxAttempts());
+            assertEquals(Duration.ofSeconds(20), settings.maxElapsed());
+            assertEquals(Duration.ofMillis(200), settings.initialBackoff());
+            assertEquals(Duration.ofSeconds(5), settings.maxBackoff());
+            assertEquals(1048576, settings.maxRequestBytes());
+            assertEquals(Duration.ofSeconds(9), settings.drainTimeout());
+            assertInstanceOf(OtlpChunkForwarder.class, context.getBean(ChunkForwarder.class));
+        }
+    }
+
+    @Test
+    void unsetKeysTakeTheExporterDefaults() {
+        try (ApplicationContext context = ApplicationContext.run(Map.of("relay.otlp.endpoint",
+                "http://collector:4318"), "test")) {
+            assertEquals(OtlpExportSettings.defaults(URI.create("http://collector:4318")),
+                    context.getBean(OtlpConfig.class).settings());
+        }
+    }
+
+    @Test
+    void withoutAnEndpointChunksAreOnlyArchived() {
+        try (ApplicationContext context = ApplicationContext.run("test")) {
+            assertInstanceOf(NoChunkForwarder.class, context.getBean(ChunkForwarder.class));
+            assertFalse(context.containsBean(ReplayCommand.class));
+            assertTrue(context.containsBean(chunkrelay.translate.export.ExportCounters.class));
+        }
+    }
+
+    @Test
+    void aBadValueNamesItsKey() {
+        try (ApplicationContext context = ApplicationContext.run(Map.of("relay.otlp.endpoint",
+                "http://collector:4318", "relay.otlp.compression", "brotli"), "test")) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> context.getBean(OtlpConfig.class).settings());
+            assertTrue(e.getMessage().contains("relay.otlp.compression"), e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,52 @@
+package chunkrelay.envelope.ingest;
+
+import chunkrelay.envelope.testing.Envelopes;
+import chunkrelay.envelope.testing.RelayClient;
+import chunkrelay.envelope.pipeline.RelayLimits;
+
+import io.micronaut.context.annotation.Property;
+import io.micronaut.runtime.server.EmbeddedServer;
+import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.Test;
+
+import static chunkrelay.envelope.testing.Envelopes.AUTH;
+import static chunkrelay.envelope.testing.Envelopes.PATH;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/** Chunk payloads held by all requests together are bounded; over the budget the relay answers 503. */
+@MicronautTest
+@Property(name = "test.pipeline", value = "counting")
+@Property(name = "relay.limits.max-buffered-chunk-bytes", value = "1048576")
+class ChunkMemoryBudgetTest {
+    @Inject
+    EmbeddedServer server;
+
+    @Test
+    void answers503ForChunkLargerThanWhatTheBudgetHasLeft() {
+        RelayClient client = new RelayClient(server.getURI());
+        RelayClient.Answer answer = client.post(PATH, SizeLimitsTest.withPayload("profile_chunk", 1024 * 1024 + 1),
+                "X-Sentry-Auth", AUTH);
+        assertEquals(503, answer.status());
+        assertEquals("failed to queue envelope", answer.detail());
+    }
+
+    @Test
+    void givesTheBudgetBackAfterEachEnvelope() {
+        RelayClient client = new RelayClient(server.getURI());
+        for (int i = 0; i < 5; i++) {
+            assertEquals(200, client.post(PATH, SizeLimitsTest.withPayload("profile_chunk", 700 * 1024),
+                    "X-Sentry-Auth", AUTH).status(), "envelope " + i);
+            assertEquals(200, client.post(PATH, Envelopes.withItem(Envelopes.header(), "{\"type\":\"profile_chunk\"}",
+                    SizeLimitsTest.filled(700 * 1024)), "X-Sentry-Auth", AUTH).status(), "envelope " + i);
+        }
+    }
+
+    @Test
+    void defaultBudgetIsAThirdOfTheMaximumHeapSoASmallHeapAnswers503RatherThanRunningOut() {
+        RelayLimits unset = new RelayLimits(200L << 20, 50L << 20, 1 << 20, 0);
+        assertEquals(Runtime.getRuntime().maxMemory() / 3, ChunkMemoryBudget.budgetBytes(unset));
+        RelayLimits configured = new RelayLimits(200L << 20, 50L << 20, 1 << 20, 12345);
+        assertEquals(12345, ChunkMemoryBudget.budgetBytes(configured));
+    }
+}

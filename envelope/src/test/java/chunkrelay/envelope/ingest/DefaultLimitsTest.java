@@ -1,0 +1,126 @@
+package chunkrelay.envelope.ingest;
+
+import chunkrelay.envelope.testing.CountingChunkPipeline;
+import chunkrelay.envelope.testing.Envelopes;
+import chunkrelay.envelope.testing.RelayClient;
+import chunkrelay.envelope.testing.RepeatingInputStream;
+
+import io.micronaut.context.annotation.Property;
+import io.micronaut.runtime.server.EmbeddedServer;
+import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PipedInputStream;
+import java.io.PipedOutputStream;
+import java.io.SequenceInputStream;
+import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.util.Collections;
+import java.util.List;
+import java.util.zip.GZIPOutputStream;
+
+import static chunkrelay.envelope.testing.Envelopes.AUTH;
+import static chunkrelay.envelope.testing.Envelopes.PATH;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Relay's default limits, end to end with bodies generated while they are sent: 50 MiB per chunk, 200 MiB per
+ * decoded envelope. The test JVM runs with a 160 MiB heap (see the pom), so a relay that held a decoded
+ * envelope could not pass.
+ */
+@MicronautTest
+@Property(name = "test.pipeline", value = "counting")
+class DefaultLimitsTest {
+    private static final long MIB = 1024 * 1024;
+
+    @Inject
+    EmbeddedServer server;
+
+    @Inject
+    CountingChunkPipeline pipeline;
+
+    RelayClient client;
+
+    @BeforeEach
+    void client() {
+        client = new RelayClient(server.getURI());
+    }
+
+    private static InputStream chunkEnvelope(long payloadSize) {
+        return new SequenceInputStream(Collections.enumeration(List.of(
+                new ByteArrayInputStream(Envelopes.bytes(Envelopes.header()
+                        + "\n{\"type\":\"profile_chunk\",\"length\":" + payloadSize + "}\n")),
+                new RepeatingInputStream((byte) ' ', payloadSize),
+                new ByteArrayInputStream(Envelopes.bytes("\n")))));
+    }
+
+    /** gzip of {@code size} zero bytes, compressed by a generator thread as the stream is read. */
+    private static PipedInputStream gzipOfZeros(long size) {
+        PipedInputStream in = new PipedInputStream(1 << 16);
+        PipedOutputStream out;
+        try {
+            out = new PipedOutputStream(in);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        Thread generator = new Thread(() -> {
+            byte[] zeros = new byte[1 << 20];
+            try (GZIPOutputStream gz = new GZIPOutputStream(out, 1 << 16)) {
+                for (long left = size; left > 0; left -= zeros.length) {
+                    gz.write(zeros, 0, (int) Math.min(left, zeros.length));
+                }
+            } catch (IOException e) {
+                // the reader hung up: the bomb was refused
+            }
+        }, "gzip-bomb");
+        generator.setDaemon(true);
+        generator.start();
+        return in;
+    }
+
+    @Test
+    void acceptsChunkOfExactly50MiB() {
+        long before = pipeline.accepted();
+        RelayClient.Answer answer = client.postStream(PATH, () -> chunkEnvelope(50 * MIB), "X-Sentry-Auth", AUTH);
+        assertEquals(200, answer.status(), answer.raw());
+        assertEquals(before + 1, pipeline.accepted());
+    }
+
+    @Test
+    void refusesChunkOf50MiBAndOneByteWith413() {
+        RelayClient.Answer answer = client.postStream(PATH, () -> chunkEnvelope(50 * MIB + 1), "X-Sentry-Auth", AUTH);
+        assertEquals(413, answer.status(), answer.raw());
+        assertEquals(SizeLimitsTest.CHUNK_413, answer.detail());
+    }
+
+    @Test
+    void refusesGzipBombOf10GiBWith413WithoutHoldingIt() throws IOException {
+        List<MemoryPoolMXBean> heap = ManagementFactory.getMemoryPoolMXBeans().stream()
+                .filter(pool -> pool.getType() == MemoryType.HEAP).toList();
+        System.gc();
+        heap.forEach(MemoryPoolMXBean::resetPeakUsage);
+        long start = System.nanoTime();
+        PipedInputStream bomb = gzipOfZeros(10 * 1024 * MIB);
+        try {
+            RelayClient.Answer answer = client.postStream(PATH, () -> bomb, "X-Sentry-Auth", AUTH,
+                    "Content-Encoding", "gzip");
+            assertEquals(413, answer.status(), answer.raw());
+            assertEquals("failed to read request body", answer.detail());
+        } finally {
+            bomb.close();
+        }
+        long peak = heap.stream().mapToLong(pool -> pool.getPeakUsage().getUsed()).sum();
+        long max = Runtime.getRuntime().maxMemory();
+        System.out.printf("gzip bomb (10 GiB of zeros) refused in %d ms; heap pools' peak %d MiB, max heap %d MiB%n",
+                (System.nanoTime() - start) / 1_000_000, peak / MIB, max / MIB);
+        assertTrue(max < 200 * MIB, "the test JVM must run with a heap below the 200 MiB envelope limit");
+    }
+}

@@ -1,0 +1,147 @@
+package chunkrelay.envelope.ingest;
+
+import chunkrelay.envelope.pipeline.ChunkPipeline;
+import chunkrelay.envelope.auth.ProjectRateLimiter;
+import chunkrelay.envelope.auth.ProjectRegistry;
+import chunkrelay.envelope.testing.RelayClient;
+import chunkrelay.envelope.errors.RelayError;
+import chunkrelay.envelope.pipeline.RelayLimits;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micronaut.context.annotation.Property;
+import io.micronaut.runtime.server.EmbeddedServer;
+import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static chunkrelay.envelope.testing.Envelopes.KEY;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * Thousands of mutated and truncated SDK envelopes (fixed seed) end in an accepted envelope or a clean 4xx:
+ * never another exception, never a 5xx, never a hang.
+ */
+@MicronautTest
+@Property(name = "test.pipeline", value = "counting")
+class EnvelopeFuzzTest {
+    private static final long SEED = 20261122L;
+
+    @Inject
+    EmbeddedServer server;
+
+    private static int statusOf(Runnable ingest) {
+        try {
+            ingest.run();
+            return 200;
+        } catch (RelayError e) {
+            return e.status().getCode();
+        }
+    }
+
+    @Test
+    void everyMutatedEnvelopeEndsInAcceptanceOrAClean4xx() {
+        AtomicInteger chunks = new AtomicInteger();
+        ChunkPipeline pipeline = items -> chunks.addAndGet(items.size());
+        RelayLimits defaultLimits = new RelayLimits(200L << 20, 50L << 20, 1 << 20, 256L << 20);
+        ProjectRegistry projects = new ProjectRegistry(List.of());
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        ProjectRateLimiter unlimited = new ProjectRateLimiter(projects, meters);
+        EnvelopeIngest defaults = new EnvelopeIngest(defaultLimits, projects, pipeline, meters,
+                new ChunkMemoryBudget(defaultLimits), unlimited);
+        RelayLimits smallLimits = new RelayLimits(1 << 20, 64 << 10, 4 << 10, 1 << 20);
+        EnvelopeIngest small = new EnvelopeIngest(smallLimits, projects, pipeline, meters,
+                new ChunkMemoryBudget(smallLimits), unlimited);
+        ContentDecoding decoding = new ContentDecoding(smallLimits, meters);
+        EnvelopeMutator mutator = new EnvelopeMutator(SEED);
+        Random random = mutator.random();
+        Map<Integer, Integer> statuses = new TreeMap<>();
+        int cases = 4000;
+        assertTimeoutPreemptively(Duration.ofSeconds(120), () -> {
+            for (int i = 0; i < cases; i++) {
+                byte[] body = mutator.next();
+                boolean requestAuth = random.nextInt(4) != 0;
+                EnvelopeIngest.Sender sender = new EnvelopeIngest.Sender(1, requestAuth ? KEY : null, null, Instant.now());
+                int status;
+                long start = System.nanoTime();
+                try {
+                    if (i % 10 == 0) {
+                        byte[] gz = ContentEncodingTest.gzip(body);
+                        byte[] wire = random.nextBoolean() ? gz : Arrays.copyOf(gz, random.nextInt(gz.length + 1));
+                        status = statusOf(() -> small.ingest(sender, decoding.decode(ContentDecoding.Encoding.GZIP,
+                                new ByteArrayInputStream(wire))));
+                    } else {
+                        EnvelopeIngest ingest = i % 3 == 0 ? small : defaults;
+                        status = statusOf(() -> ingest.ingest(sender, new ByteArrayInputStream(body)));
+                    }
+                } catch (RuntimeException | IOException e) {
+                    throw new AssertionError("case " + i + " (seed " + SEED + ") threw " + e, e);
+                }
+                long millis = (System.nanoTime() - start) / 1_000_000;
+                if (status != 200 && (status < 400 || status > 499)) {
+                    fail("case " + i + " (seed " + SEED + ") answered " + status);
+                }
+                assertTrue(millis < 5_000, "case " + i + " took " + millis + " ms");
+                statuses.merge(status, 1, Integer::sum);
+            }
+        });
+        System.out.println("fuzzed envelopes by status: " + statuses + ", chunks handed over: " + chunks.get());
+        assertEquals(cases, statuses.values().stream().mapToInt(Integer::intValue).sum());
+        assertTrue(statuses.getOrDefault(200, 0) > 0 && statuses.getOrDefault(400, 0) > 0,
+                "the mutations must produce both accepted and refused envelopes: " + statuses);
+    }
+
+    @Test
+    void everyMutatedRequestOverHttpEndsIn200OrA4xx() {
+        RelayClient client = new RelayClient(server.getURI());
+        EnvelopeMutator mutator = new EnvelopeMutator(SEED + 1);
+        Random random = mutator.random();
+        String[] encodings = {null, null, "gzip", "gzip", "identity", "utf-8", "br", "zstd", "deflate", "bogus"};
+        Map<Integer, Integer> statuses = new TreeMap<>();
+        assertTimeoutPreemptively(Duration.ofSeconds(180), () -> {
+            for (int i = 0; i < 300; i++) {
+                byte[] envelope = mutator.next();
+                String encoding = encodings[random.nextInt(encodings.length)];
+                byte[] body = encoding != null && encoding.equals("gzip") && random.nextInt(4) != 0
+                        ? ContentEncodingTest.gzip(envelope) : envelope;
+                String path = switch (random.nextInt(6)) {
+                    case 0 -> "/api/1/envelope/";
+                    case 1 -> "/api/x1/envelope/";
+                    case 2 -> "/api/1/envelope/?sentry_key=" + KEY + "&sentry_version=" + random.nextInt(10);
+                    default -> "/api/1/envelope/?sentry_key=" + KEY;
+                };
+                List<String> headers = new java.util.ArrayList<>();
+                if (encoding != null) {
+                    headers.addAll(List.of("Content-Encoding", encoding));
+                }
+                if (random.nextInt(8) == 0) {
+                    headers.addAll(List.of("X-Sentry-Auth", "Sentry sentry_key=" + KEY));
+                }
+                RelayClient.Answer answer = client.post(path, body, headers.toArray(String[]::new));
+                int status = answer.status();
+                if (status != 200 && (status < 400 || status > 499)) {
+                    fail("request " + i + " (seed " + (SEED + 1) + ") answered " + status + ": " + answer.raw());
+                }
+                if (status != 200) {
+                    assertTrue(answer.body().hasNonNull("detail"), "request " + i + ": " + answer.raw());
+                }
+                statuses.merge(status, 1, Integer::sum);
+            }
+        });
+        System.out.println("fuzzed requests by status: " + statuses);
+        assertTrue(statuses.getOrDefault(200, 0) > 0, statuses.toString());
+    }
+}

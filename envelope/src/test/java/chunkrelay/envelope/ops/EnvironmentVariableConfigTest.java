@@ -1,0 +1,41 @@
+package chunkrelay.envelope.ops;
+
+import chunkrelay.envelope.pipeline.DuplicateConfig;
+import chunkrelay.envelope.auth.ProjectConfig;
+import chunkrelay.envelope.auth.ProjectRegistry;
+import chunkrelay.envelope.pipeline.RelayLimits;
+
+import io.micronaut.context.ApplicationContext;
+import io.micronaut.context.env.PropertySource;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+/** The environment-variable forms the configuration reference documents bind to the relay's keys. */
+class EnvironmentVariableConfigTest {
+
+    @Test
+    void bindsProjectsQuotasAndLimitsFromEnvironmentVariables() {
+        PropertySource environment = PropertySource.of("env", Map.of(
+                "RELAY_PROJECTS_42_KEYS", "c0ffee5e1ec7ab1e5a11ab1e0b5e55ed,0123456789abcdef0123456789abcdef",
+                "RELAY_PROJECTS_42_SERVICE_NAME", "checkout",
+                "RELAY_PROJECTS_42_RATE_LIMITS_CHUNKS_PER_MINUTE", "600",
+                "RELAY_PROJECTS_42_RATE_LIMITS_BYTES_PER_MINUTE", "1073741824",
+                "RELAY_LIMITS_MAX_BUFFERED_CHUNK_BYTES", "1048576",
+                "RELAY_DUPLICATES_EXPIRE_AFTER", "5m"), PropertySource.PropertyConvention.ENVIRONMENT_VARIABLE);
+        try (ApplicationContext context = ApplicationContext.builder().propertySources(environment).start()) {
+            ProjectRegistry projects = context.getBean(ProjectRegistry.class);
+            assertEquals(List.of(42L), List.copyOf(projects.projectIds()));
+            assertFalse(projects.openMode());
+            assertEquals("checkout", projects.serviceName(42));
+            assertEquals(new ProjectConfig.RateLimits(600L, 1073741824L), projects.rateLimits(42));
+            assertEquals(1048576, context.getBean(RelayLimits.class).maxBufferedChunkBytes());
+            assertEquals(Duration.ofMinutes(5), context.getBean(DuplicateConfig.class).expireAfter());
+        }
+    }
+}

@@ -1,0 +1,102 @@
+package chunkrelay.envelope.testing;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** One read of a relay's {@code GET /prometheus}, parsed into samples. */
+public final class PrometheusScrape {
+    private static final Pattern SAMPLE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\\{(.*)})?\\s+(\\S+)$");
+    private static final Pattern LABEL = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"((?:[^\"\\\\]|\\\\.)*)\"");
+
+    public record Sample(String name, Map<String, String> labels, double value) {
+    }
+
+    private final List<Sample> samples;
+
+    private PrometheusScrape(List<Sample> samples) {
+        this.samples = samples;
+    }
+
+    public static PrometheusScrape of(URI server) {
+        try {
+            HttpResponse<String> response = HttpClient.newHttpClient().send(
+                    HttpRequest.newBuilder(server.resolve("/prometheus")).GET().build(),
+                    HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() != 200) {
+                throw new IllegalStateException("GET /prometheus answered " + response.statusCode());
+            }
+            List<Sample> samples = new ArrayList<>();
+            for (String line : response.body().split("\n")) {
+                Matcher m = SAMPLE.matcher(line.trim());
+                if (line.startsWith("#") || !m.matches()) {
+                    continue;
+                }
+                Map<String, String> labels = new LinkedHashMap<>();
+                if (m.group(2) != null) {
+                    Matcher l = LABEL.matcher(m.group(2));
+                    while (l.find()) {
+                        labels.put(l.group(1), l.group(2));
+                    }
+                }
+                samples.add(new Sample(m.group(1), labels, Double.parseDouble(m.group(3))));
+            }
+            return new PrometheusScrape(samples);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The sum of the samples named {@code name} whose labels include {@code labels} (name, value pairs). */
+    public double value(String name, String... labels) {
+        double sum = 0;
+        for (Sample sample : matching(name, labels)) {
+            sum += sample.value();
+        }
+        return sum;
+    }
+
+    public boolean has(String name, String... labels) {
+        return !matching(name, labels).isEmpty();
+    }
+
+    /** label value to sample value, for the samples named {@code name}. */
+    public Map<String, Double> byLabel(String name, String label) {
+        Map<String, Double> values = new java.util.TreeMap<>();
+        for (Sample sample : samples) {
+            if (sample.name().equals(name) && sample.labels().containsKey(label)) {
+                values.merge(sample.labels().get(label), sample.value(), Double::sum);
+            }
+        }
+        return values;
+    }
+
+    private List<Sample> matching(String name, String... labels) {
+        List<Sample> found = new ArrayList<>();
+        for (Sample sample : samples) {
+            if (!sample.name().equals(name)) {
+                continue;
+            }
+            boolean all = true;
+            for (int i = 0; i < labels.length; i += 2) {
+                all &= labels[i + 1].equals(sample.labels().get(labels[i]));
+            }
+            if (all) {
+                found.add(sample);
+            }
+        }
+        return found;
+    }
+}
