@@ -13,12 +13,18 @@ public class RelayError extends RuntimeException {
     private final HttpStatus status;
     private final String detail;
     private final List<String> causes;
+    private final Map<String, String> headers;
 
-    public RelayError(HttpStatus status, String detail, List<String> causes) {
+    public RelayError(HttpStatus status, String detail, List<String> causes, Map<String, String> headers) {
         super(causes.isEmpty() ? detail : detail + ": " + String.join(": ", causes));
         this.status = status;
         this.detail = detail;
         this.causes = List.copyOf(causes);
+        this.headers = Map.copyOf(headers);
+    }
+
+    public RelayError(HttpStatus status, String detail, List<String> causes) {
+        this(status, detail, causes, Map.of());
     }
 
     public RelayError(HttpStatus status, String detail, String... causes) {
@@ -39,7 +45,7 @@ public class RelayError extends RuntimeException {
 
     /** Headers the answer carries besides the body, such as a rate limit's {@code Retry-After}; none by default. */
     public Map<String, String> headers() {
-        return Map.of();
+        return headers;
     }
 
     public static RelayError invalidEnvelope(String... causes) {

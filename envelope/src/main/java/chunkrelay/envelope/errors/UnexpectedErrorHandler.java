@@ -1,5 +1,6 @@
 package chunkrelay.envelope.errors;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micronaut.context.annotation.Requires;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
@@ -14,7 +15,7 @@ import java.util.Map;
 
 /**
  * A failure no rule anticipated is a bug of the relay, not of the input: logged with its stack trace and
- * answered 500 in Relay's error shape, so the client retries.
+ * answered 500 in Relay's error shape ({@code {"detail": "internal error"}}), counted, so the client retries.
  */
 @Produces
 @Singleton
@@ -22,9 +23,16 @@ import java.util.Map;
 public class UnexpectedErrorHandler implements ExceptionHandler<Exception, HttpResponse<Map<String, Object>>> {
     private static final Logger LOG = LoggerFactory.getLogger(UnexpectedErrorHandler.class);
 
+    private final MeterRegistry meters;
+
+    public UnexpectedErrorHandler(MeterRegistry meters) {
+        this.meters = meters;
+    }
+
     @Override
     public HttpResponse<Map<String, Object>> handle(HttpRequest request, Exception exception) {
+        meters.counter("relay.internal.errors").increment();
         LOG.error("unexpected failure handling {} {}", request.getMethod(), request.getPath(), exception);
-        return RelayErrorHandler.response(new RelayError(HttpStatus.INTERNAL_SERVER_ERROR, "internal server error"));
+        return RelayErrorHandler.response(new RelayError(HttpStatus.INTERNAL_SERVER_ERROR, "internal error"));
     }
 }

@@ -3,52 +3,80 @@ package chunkrelay.envelope.ingest;
 import chunkrelay.envelope.errors.RelayError;
 import chunkrelay.envelope.pipeline.RelayLimits;
 
+import io.micronaut.http.HttpHeaders;
 import io.micronaut.http.HttpStatus;
 import jakarta.inject.Singleton;
 
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Semaphore;
 
 /**
- * Bounds the chunk payload bytes held in memory by all requests together ({@code relay.limits.max-buffered-chunk-bytes}):
- * each request is bounded by the chunk limit, this bounds their sum. When it is spent the relay answers 503, as
- * Relay does when its memory is exhausted, and the SDK retries later.
+ * Bounds the memory held by requests together ({@code relay.limits.max-buffered-chunk-bytes}): request bodies while
+ * they are buffered, and each profile chunk by its working set (payload times
+ * {@code relay.limits.chunk-working-set-factor}: parsing, translating and compressing need several times the
+ * payload). When it is spent the relay answers 503, as Relay does when its memory is exhausted, and the SDK retries.
  */
 @Singleton
 public class ChunkMemoryBudget {
     private static final int UNIT = 1024;
+    /** Share of the heap the budget takes by default; the rest is the relay itself and garbage not yet collected. */
+    private static final double DEFAULT_HEAP_SHARE = 0.6;
 
     private final Semaphore units;
+    private final double chunkWorkingSetFactor;
+    private final long retryAfterSeconds;
 
-    public ChunkMemoryBudget(RelayLimits limits) {
+    public ChunkMemoryBudget(RelayLimits limits, IngestCapacity capacity) {
         this.units = new Semaphore((int) Math.min(Integer.MAX_VALUE, budgetBytes(limits) / UNIT));
+        this.chunkWorkingSetFactor = Math.max(1.0, capacity.chunkWorkingSetFactor());
+        this.retryAfterSeconds = Math.max(1, capacity.retryAfter().toSeconds());
     }
 
     static long budgetBytes(RelayLimits limits) {
         return limits.maxBufferedChunkBytes() > 0
                 ? limits.maxBufferedChunkBytes()
-                : Runtime.getRuntime().maxMemory() / 3;
+                : (long) (Runtime.getRuntime().maxMemory() * DEFAULT_HEAP_SHARE);
     }
 
-    /** A claim on the budget by one envelope; closing it gives everything back. */
+    /** A claim for the profile chunks of one envelope, each reserved by its working set; closing gives it back. */
     public Reservation open() {
-        return new Reservation();
+        return new Reservation(chunkWorkingSetFactor);
+    }
+
+    /** A claim for the bytes of one request body as they are buffered, given back as they are consumed. */
+    public Reservation openForBody() {
+        return new Reservation(1.0);
     }
 
     public final class Reservation implements EnvelopeReader.PayloadBudget, AutoCloseable {
+        private final double weight;
         private long heldUnits;
 
+        private Reservation(double weight) {
+            this.weight = weight;
+        }
+
         @Override
-        public void reserve(long bytes) {
-            int wanted = (int) ((bytes + UNIT - 1) / UNIT);
+        public synchronized void reserve(long bytes) {
+            int wanted = (int) Math.min(Integer.MAX_VALUE, (long) Math.ceil(bytes * weight / UNIT));
             if (wanted > 0 && !units.tryAcquire(wanted)) {
                 throw new RelayError(HttpStatus.SERVICE_UNAVAILABLE, "failed to queue envelope",
-                        "the relay holds too many profile chunks in memory; retry later");
+                        List.of("the relay holds too many profile chunks in memory; retry later"),
+                        Map.of(HttpHeaders.RETRY_AFTER, Long.toString(retryAfterSeconds)));
             }
             heldUnits += wanted;
         }
 
+        /** Gives back what {@code bytes} reserved, once they are no longer held. */
+        public synchronized void release(long bytes) {
+            int units = (int) Math.min(heldUnits, (long) Math.floor(bytes * weight / UNIT));
+            ChunkMemoryBudget.this.units.release(units);
+            heldUnits -= units;
+        }
+
         @Override
-        public void close() {
+        public synchronized void close() {
             units.release((int) heldUnits);
             heldUnits = 0;
         }

@@ -4,108 +4,123 @@ import chunkrelay.envelope.auth.ProjectIds;
 import chunkrelay.envelope.auth.ProjectKey;
 import chunkrelay.envelope.auth.ProjectRegistry;
 import chunkrelay.envelope.errors.RelayError;
+import chunkrelay.envelope.pipeline.RelayLimits;
 import chunkrelay.envelope.auth.RequestAuthenticator;
 import chunkrelay.envelope.auth.SentryAuth;
 
-import io.micronaut.core.annotation.Nullable;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micronaut.http.HttpHeaders;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.HttpStatus;
 import io.micronaut.http.MediaType;
-import io.micronaut.http.annotation.Body;
+import io.micronaut.http.ServerHttpRequest;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.PathVariable;
 import io.micronaut.http.annotation.Post;
-import io.micronaut.scheduling.TaskExecutors;
-import io.micronaut.scheduling.annotation.ExecuteOn;
 
-import java.io.IOException;
-import java.io.InputStream;
 import java.time.Instant;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 /**
  * Sentry's envelope endpoint, checked in Relay's order: Content-Encoding (415), project id (400), auth (401,
- * then 400 for a malformed key or a protocol version above 7), the project's keys (401), then the body, read as a
- * stream on a blocking thread. Content-Type is not checked.
+ * then 400 for a malformed key or a protocol version above 7), the project's keys (401), then the body.
+ * Content-Type is not checked. The checks run on the event loop as soon as the headers are in; the body is read
+ * by the event loop into the memory budget ({@link BodyCollector}) and only a complete body is handed to a
+ * worker ({@link IngestWorkers}) to be decoded and ingested, so a slow client holds no thread. Every answer,
+ * refusals included, goes out once the body has been read to its end.
  */
 @Controller
 public class EnvelopeController {
-    private static final long EARLY_ERROR_DRAIN_BYTES = 16L * 1024 * 1024;
-
     private final RequestAuthenticator authenticator;
     private final ProjectRegistry projects;
     private final ContentDecoding decoding;
     private final EnvelopeIngest ingest;
+    private final ChunkMemoryBudget budget;
+    private final IngestWorkers workers;
+    private final RelayLimits limits;
+    private final IngestCapacity capacity;
+    private final MeterRegistry meters;
 
     public EnvelopeController(RequestAuthenticator authenticator, ProjectRegistry projects, ContentDecoding decoding,
-                              EnvelopeIngest ingest) {
+                              EnvelopeIngest ingest, ChunkMemoryBudget budget, IngestWorkers workers,
+                              RelayLimits limits, IngestCapacity capacity, MeterRegistry meters) {
         this.authenticator = authenticator;
         this.projects = projects;
         this.decoding = decoding;
         this.ingest = ingest;
+        this.budget = budget;
+        this.workers = workers;
+        this.limits = limits;
+        this.capacity = capacity;
+        this.meters = meters;
     }
 
     @Post(uri = "/api/{projectId}/envelope/", consumes = MediaType.ALL, produces = MediaType.APPLICATION_JSON)
-    @ExecuteOn(TaskExecutors.BLOCKING)
-    public HttpResponse<Map<String, String>> envelope(@PathVariable String projectId, HttpRequest<?> request,
-                                                     @Nullable @Body InputStream body) throws IOException {
+    public CompletableFuture<HttpResponse<Map<String, String>>> envelope(@PathVariable String projectId,
+                                                                          HttpRequest<?> request) {
         Instant receivedAt = Instant.now();
-        try (InputStream wire = body == null ? InputStream.nullInputStream() : body) {
-            return envelope(projectId, request, wire, receivedAt);
-        }
-    }
-
-    private HttpResponse<Map<String, String>> envelope(String projectId, HttpRequest<?> request, InputStream wire,
-                                                      Instant receivedAt) {
-        long project;
-        String publicKey;
-        ContentDecoding.Encoding encoding;
+        ContentDecoding.Encoding encoding = null;
+        EnvelopeIngest.Sender sender = null;
+        RelayError refusal = null;
         try {
-            encoding =
-                    ContentDecoding.encodingOf(request.getHeaders().get(HttpHeaders.CONTENT_ENCODING));
-            project = ProjectIds.parse(projectId).orElseThrow(() ->
+            encoding = ContentDecoding.encodingOf(request.getHeaders().get(HttpHeaders.CONTENT_ENCODING));
+            long project = ProjectIds.parse(projectId).orElseThrow(() ->
                     new RelayError(HttpStatus.BAD_REQUEST, "bad project path parameter",
                             "'" + projectId + "' is not a project id"));
-            publicKey = authenticator.authenticate(request).map(auth -> {
-                String key = ProjectKey.withoutFlags(auth.publicKey());
-                if (key == null) {
-                    throw new RelayError(HttpStatus.BAD_REQUEST, "bad sentry DSN public key", "invalid project key");
-                }
-                if (auth.version() > SentryAuth.LATEST_VERSION) {
-                    throw new RelayError(HttpStatus.BAD_REQUEST,
-                            "unsupported protocol version (" + auth.version() + ")");
-                }
-                projects.authorize(project, key);
-                return key;
-            }).orElse(null);
+            sender = new EnvelopeIngest.Sender(project, authorizedKey(request, project), requestOrigin(request),
+                    receivedAt);
+            if (request.getContentLength() > limits.maxEnvelopeBytes()) {
+                refusal = RelayError.bodyTooLarge();
+            } else if (!workers.hasRoom()) {
+                refusal = workers.busy();
+            }
         } catch (RelayError e) {
-            skipUnread(wire);
-            throw e;
+            refusal = e;
         }
-        String eventId = ingest.ingest(
-                new EnvelopeIngest.Sender(project, publicKey, requestOrigin(request), receivedAt),
-                decoding.decode(encoding, wire));
-        return HttpResponse.ok(eventId == null ? Map.of() : Map.of("id", eventId));
+        BodyCollector collector = new BodyCollector(budget.openForBody(), limits.maxEnvelopeBytes(), refusal,
+                capacity.readTimeout(), workers.timer());
+        ((ServerHttpRequest<?>) request).byteBody().toByteArrayPublisher().subscribe(collector);
+        ContentDecoding.Encoding bodyEncoding = encoding;
+        EnvelopeIngest.Sender bodySender = sender;
+        return collector.result()
+                .whenComplete((body, failure) -> countIncomplete(failure))
+                .thenCompose(body -> workers.submit(() -> {
+                    try (body) {
+                        String eventId = ingest.ingest(bodySender, decoding.decode(bodyEncoding, body.stream()));
+                        return HttpResponse.ok(eventId == null ? Map.<String, String>of() : Map.of("id", eventId));
+                    }
+                }));
     }
 
-    /**
-     * Reads what is left of a body refused before it was read (up to {@link #EARLY_ERROR_DRAIN_BYTES}): closing a
-     * connection with unread bytes resets it, and a client still sending may then lose the answer. Larger bodies
-     * are left to the connection close.
-     */
-    private static void skipUnread(InputStream wire) {
-        try {
-            long skipped = 0;
-            byte[] scratch = new byte[16 * 1024];
-            int n;
-            while (skipped < EARLY_ERROR_DRAIN_BYTES && (n = wire.read(scratch)) >= 0) {
-                skipped += n;
+    /** The request's public key, authorized for the project; null when only the envelope's dsn can say. */
+    private String authorizedKey(HttpRequest<?> request, long project) {
+        return authenticator.authenticate(request).map(auth -> {
+            String key = ProjectKey.withoutFlags(auth.publicKey());
+            if (key == null) {
+                throw new RelayError(HttpStatus.BAD_REQUEST, "bad sentry DSN public key", "invalid project key");
             }
-        } catch (IOException e) {
-            // the answer is the refusal already decided; a broken body changes nothing
+            if (auth.version() > SentryAuth.LATEST_VERSION) {
+                throw new RelayError(HttpStatus.BAD_REQUEST, "unsupported protocol version (" + auth.version() + ")");
+            }
+            projects.authorize(project, key);
+            return key;
+        }).orElse(null);
+    }
+
+    /** A body that never completed: the client went away, or sent nothing for {@code relay.limits.read-timeout}. */
+    private void countIncomplete(Throwable failure) {
+        Throwable cause = failure == null ? null : unwrap(failure);
+        if (cause != null && (!(cause instanceof RelayError refused)
+                || refused.status() == HttpStatus.REQUEST_TIMEOUT)) {
+            meters.counter("relay.request.bodies.incomplete").increment();
         }
+    }
+
+    private static Throwable unwrap(Throwable failure) {
+        return failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
     }
 
     /** Origin, or else Referer, when it is an http(s) URL. */

@@ -14,10 +14,13 @@ import static chunkrelay.envelope.testing.Envelopes.AUTH;
 import static chunkrelay.envelope.testing.Envelopes.PATH;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-/** Chunk payloads held by all requests together are bounded; over the budget the relay answers 503. */
+/**
+ * Memory held by all requests together is bounded: a body while it is buffered, a chunk by its working set (2.5 times
+ * its payload by default); over the budget the relay answers 503.
+ */
 @MicronautTest
 @Property(name = "test.pipeline", value = "counting")
-@Property(name = "relay.limits.max-buffered-chunk-bytes", value = "1048576")
+@Property(name = "relay.limits.max-buffered-chunk-bytes", value = "4194304")
 class ChunkMemoryBudgetTest {
     @Inject
     EmbeddedServer server;
@@ -25,10 +28,11 @@ class ChunkMemoryBudgetTest {
     @Test
     void answers503ForChunkLargerThanWhatTheBudgetHasLeft() {
         RelayClient client = new RelayClient(server.getURI());
-        RelayClient.Answer answer = client.post(PATH, SizeLimitsTest.withPayload("profile_chunk", 1024 * 1024 + 1),
+        RelayClient.Answer answer = client.post(PATH, SizeLimitsTest.withPayload("profile_chunk", 1536 * 1024),
                 "X-Sentry-Auth", AUTH);
         assertEquals(503, answer.status());
         assertEquals("failed to queue envelope", answer.detail());
+        assertEquals("5", answer.header("Retry-After"));
     }
 
     @Test
@@ -43,9 +47,9 @@ class ChunkMemoryBudgetTest {
     }
 
     @Test
-    void defaultBudgetIsAThirdOfTheMaximumHeapSoASmallHeapAnswers503RatherThanRunningOut() {
+    void defaultBudgetIsSixtyPercentOfTheMaximumHeapSoASmallHeapAnswers503RatherThanRunningOut() {
         RelayLimits unset = new RelayLimits(200L << 20, 50L << 20, 1 << 20, 0);
-        assertEquals(Runtime.getRuntime().maxMemory() / 3, ChunkMemoryBudget.budgetBytes(unset));
+        assertEquals((long) (Runtime.getRuntime().maxMemory() * 0.6), ChunkMemoryBudget.budgetBytes(unset));
         RelayLimits configured = new RelayLimits(200L << 20, 50L << 20, 1 << 20, 12345);
         assertEquals(12345, ChunkMemoryBudget.budgetBytes(configured));
     }

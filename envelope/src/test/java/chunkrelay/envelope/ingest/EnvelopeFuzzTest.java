@@ -52,6 +52,9 @@ class EnvelopeFuzzTest {
         }
     }
 
+    private static final IngestCapacity CAPACITY =
+            new IngestCapacity(0, 64, Duration.ofSeconds(30), 2.5, Duration.ofSeconds(5));
+
     @Test
     void everyMutatedEnvelopeEndsInAcceptanceOrAClean4xx() {
         AtomicInteger chunks = new AtomicInteger();
@@ -61,10 +64,10 @@ class EnvelopeFuzzTest {
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
         ProjectRateLimiter unlimited = new ProjectRateLimiter(projects, meters);
         EnvelopeIngest defaults = new EnvelopeIngest(defaultLimits, projects, pipeline, meters,
-                new ChunkMemoryBudget(defaultLimits), unlimited);
+                new ChunkMemoryBudget(defaultLimits, CAPACITY), unlimited);
         RelayLimits smallLimits = new RelayLimits(1 << 20, 64 << 10, 4 << 10, 1 << 20);
         EnvelopeIngest small = new EnvelopeIngest(smallLimits, projects, pipeline, meters,
-                new ChunkMemoryBudget(smallLimits), unlimited);
+                new ChunkMemoryBudget(smallLimits, CAPACITY), unlimited);
         ContentDecoding decoding = new ContentDecoding(smallLimits, meters);
         EnvelopeMutator mutator = new EnvelopeMutator(SEED);
         Random random = mutator.random();

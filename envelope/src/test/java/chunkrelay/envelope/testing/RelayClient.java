@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
+import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -24,7 +25,11 @@ public final class RelayClient {
         this.base = base;
     }
 
-    public record Answer(int status, JsonNode body, String raw) {
+    public record Answer(int status, JsonNode body, String raw, HttpHeaders headers) {
+        public String header(String name) {
+            return headers.firstValue(name).orElse(null);
+        }
+
         public String detail() {
             return body.path("detail").asText(null);
         }
@@ -61,7 +66,7 @@ public final class RelayClient {
             HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
             String raw = response.body();
             JsonNode json = raw.isEmpty() ? JSON.missingNode() : JSON.readTree(raw);
-            return new Answer(response.statusCode(), json, raw);
+            return new Answer(response.statusCode(), json, raw, response.headers());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
