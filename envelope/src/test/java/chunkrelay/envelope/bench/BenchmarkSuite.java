@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -39,7 +40,7 @@ public final class BenchmarkSuite {
     private static final Duration WARMUP = Duration.ofSeconds(3);
     private static final Duration LOAD = Duration.ofSeconds(10);
     private static final String RELAY_HEAP = "512m";
-    private static final int[] RELAY_HEAPS_MIB = {64, 80, 96, 128, 160, 192, 256, 320, 384, 512, 768, 1024};
+    private static final int[] RELAY_HEAPS_MIB = {96, 128, 160, 192, 256, 320, 384, 512};
     private static final int[] CHUNK_PATH_HEAPS_MIB = {48, 64, 80, 96, 128, 160, 192, 256, 384, 512};
     private static final List<String> CHUNKS = List.of(BenchChunks.NODE, BenchChunks.JAVA, BenchChunks.SYNTHETIC);
     private static final int CPU_ROUNDS = 6;
@@ -203,23 +204,30 @@ public final class BenchmarkSuite {
     }
 
     private void memory(Path jar) throws Exception {
-        progress("memory: bisecting -Xmx for the 50 MiB chunk");
+        progress("memory: the 50 MiB chunk at every -Xmx from 96m to 512m");
         byte[] envelope = MemoryProbe.envelopeWith(SyntheticChunk.ofSize(BenchChunks.SYNTHETIC_BYTES));
         Path work = Files.createTempDirectory("chunk-relay-bench-memory-");
-        MemoryProbe.Bisection relay;
+        Map<Integer, String> answers = new LinkedHashMap<>();
         try {
-            relay = MemoryProbe.bisect(RELAY_HEAPS_MIB, heap -> MemoryProbe.relayAccepts(jar, heap, work, envelope));
+            for (int heap : RELAY_HEAPS_MIB) {
+                answers.put(heap, MemoryProbe.relayAnswer(jar, heap, work, envelope));
+            }
         } finally {
             deleteTree(work);
         }
         MemoryProbe.Bisection chunkPath = MemoryProbe.bisect(CHUNK_PATH_HEAPS_MIB, MemoryProbe::chunkPathFits);
+        int smallest = answers.entrySet().stream().filter(e -> e.getValue().equals("200")).mapToInt(Map.Entry::getKey)
+                .min().orElse(-1);
         out.printf("%nMemory (synthetic chunk of %d bytes, %d samples)%n", BenchChunks.SYNTHETIC_BYTES,
                 SyntheticChunk.samplesIn(BenchChunks.SYNTHETIC_BYTES));
-        out.printf("  relay jar, one envelope holding the chunk, answered 200 and archived: smallest -Xmx %s  (tried %s)%n",
-                mib(relay.smallestPassing()), relay.tried());
+        out.printf("  relay jar, one envelope holding the chunk: smallest -Xmx answering 200 (archived) %s%n",
+                mib(smallest));
+        answers.forEach((heap, answer) -> out.printf("    -Xmx%dm: %s%n", heap, answer));
         out.printf("  chunk path in one JVM (parse, normalise, translate, serialise): smallest -Xmx %s  (tried %s)%n",
                 mib(chunkPath.smallestPassing()), chunkPath.tried());
-        int smallest = relay.smallestPassing();
+        boolean only200or503 = answers.values().stream().allMatch(a -> a.equals("200") || a.startsWith("503 "));
+        target("50 MiB chunk with -Xmx96m..512m: 200 or 503, never 500 or no answer", only200or503,
+                "answers " + answers.values().stream().map(a -> a.split(" ")[0]).toList());
         target("50 MiB chunk through the relay with -Xmx512m", smallest > 0 && smallest <= 512,
                 "smallest passing -Xmx " + mib(smallest));
     }

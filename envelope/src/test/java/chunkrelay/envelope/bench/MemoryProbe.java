@@ -48,8 +48,11 @@ final class MemoryProbe {
         return new Bisection(tried);
     }
 
-    /** The relay's shaded jar at this heap answers 200 to an envelope holding the 50 MiB chunk and archives it. */
-    static boolean relayAccepts(Path jar, int heapMib, Path workDir, byte[] envelope) {
+    /**
+     * What the relay's shaded jar at this heap answers to an envelope holding the 50 MiB chunk: {@code "200"} when
+     * it answered 200 and archived the chunk, else the status (with the body's detail), or what broke the exchange.
+     */
+    static String relayAnswer(Path jar, int heapMib, Path workDir, byte[] envelope) {
         try (RelayProcess relay = RelayProcess.start(jar, heapMib + "m", workDir.resolve("xmx-" + heapMib))) {
             HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
             HttpResponse<String> response = client.send(HttpRequest.newBuilder(relay.base().resolve("/api/1/envelope/"))
@@ -57,13 +60,16 @@ final class MemoryProbe {
                     .timeout(Duration.ofMinutes(2)).POST(HttpRequest.BodyPublishers.ofByteArray(envelope)).build(),
                     HttpResponse.BodyHandlers.ofString());
             boolean archived = response.statusCode() == 200 && relay.archived(SyntheticChunk.CHUNK_ID);
-            boolean ok = archived && relay.alive();
-            System.err.printf("  relay -Xmx%dm: HTTP %d, %s%s%n", heapMib, response.statusCode(),
-                    archived ? "archived" : "not archived", ok ? "" : " " + abbreviate(response.body()));
-            return ok;
+            String answer = response.statusCode() == 200 && archived ? "200"
+                    : response.statusCode() + (archived ? "" : " not archived") + " " + abbreviate(response.body());
+            if (!relay.alive()) {
+                answer += " (relay died)";
+            }
+            System.err.printf("  relay -Xmx%dm: %s%n", heapMib, answer);
+            return answer;
         } catch (IOException | RuntimeException e) {
             System.err.printf("  relay -Xmx%dm: %s%n", heapMib, e);
-            return false;
+            return "no answer: " + e;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
