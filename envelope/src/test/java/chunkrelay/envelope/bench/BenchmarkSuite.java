@@ -25,6 +25,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Stream;
 
 /**
@@ -59,12 +60,26 @@ public final class BenchmarkSuite {
         if (!Files.isRegularFile(jar)) {
             throw new IllegalArgumentException("no relay jar at " + jar + " (build it with mvn package first)");
         }
+        // -Dbench.only=sizes,chunk-path,end-to-end,soak,memory runs some sections; all by default
+        Set<String> only = Set.of(System.getProperty("bench.only", "sizes,chunk-path,end-to-end,soak,memory")
+                .split(","));
         BenchmarkSuite suite = new BenchmarkSuite();
         suite.header();
-        suite.outputSizes();
-        suite.chunkPath();
-        suite.endToEnd(jar);
-        suite.memory(jar);
+        if (only.contains("sizes")) {
+            suite.outputSizes();
+        }
+        if (only.contains("chunk-path")) {
+            suite.chunkPath();
+        }
+        if (only.contains("end-to-end")) {
+            suite.endToEnd(jar);
+        }
+        if (only.contains("soak")) {
+            suite.soak(jar);
+        }
+        if (only.contains("memory")) {
+            suite.memory(jar);
+        }
         suite.targets();
         String table = suite.text.toString();
         System.out.print(table);
@@ -203,6 +218,14 @@ public final class BenchmarkSuite {
                 result.failures().isEmpty() ? "" : "  failures " + result.failures());
     }
 
+    private void soak(Path jar) throws Exception {
+        Duration duration = Duration.ofMinutes(Long.getLong("bench.soak.minutes", 5));
+        progress("hostile soak for " + duration.toMinutes() + " min");
+        boolean held = HostileSoak.run(jar, RELAY_HEAP, duration, out);
+        target("hostile soak: no 5xx but 503, all in Relay's shape, RSS flat, every 200 archived", held,
+                held ? "held" : "see the soak section");
+    }
+
     private void memory(Path jar) throws Exception {
         progress("memory: the 50 MiB chunk at every -Xmx from 96m to 512m");
         byte[] envelope = MemoryProbe.envelopeWith(SyntheticChunk.ofSize(BenchChunks.SYNTHETIC_BYTES));
@@ -242,7 +265,7 @@ public final class BenchmarkSuite {
         targets.add(String.format("  %-6s %-68s %s", met ? "met" : "MISSED", what, measured));
     }
 
-    private static void deleteTree(Path root) throws IOException {
+    static void deleteTree(Path root) throws IOException {
         try (Stream<Path> paths = Files.walk(root)) {
             for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
                 Files.deleteIfExists(path);

@@ -63,7 +63,7 @@ final class LoadRun {
      * which decode to one stream: the recorded envelope up to the chunk id and after it, each compressed once, and
      * the new id between them; so each request costs the client no recompression.
      */
-    private static final class Prepared {
+    static final class Prepared {
         private final URI envelopeUri;
         private final URI discardUri;
         private final List<SdkRequest.Header> headers;
@@ -97,9 +97,18 @@ final class LoadRun {
         }
 
         HttpRequest request(boolean discard) {
+            return request(discard, UUID.randomUUID().toString().replace("-", ""));
+        }
+
+        /** Whether each request carries a fresh chunk id (the one given); else the recorded bytes go as they are. */
+        boolean refreshed() {
+            return after != null;
+        }
+
+        HttpRequest request(boolean discard, String chunkId) {
             byte[] body = before;
             if (after != null) {
-                byte[] id = UUID.randomUUID().toString().replace("-", "").getBytes(StandardCharsets.US_ASCII);
+                byte[] id = chunkId.getBytes(StandardCharsets.US_ASCII);
                 byte[] middle = gzip ? gzip(id) : id;
                 body = new byte[before.length + middle.length + after.length];
                 System.arraycopy(before, 0, body, 0, before.length);
@@ -138,6 +147,11 @@ final class LoadRun {
     private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
     private final List<Prepared> requests = new ArrayList<>();
+
+    /** The prepared requests, for other drivers that mix them with their own. */
+    List<Prepared> prepared() {
+        return requests;
+    }
 
     LoadRun(URI base, List<String> requestNames) {
         for (String name : requestNames) {
