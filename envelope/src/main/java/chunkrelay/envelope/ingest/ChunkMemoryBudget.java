@@ -21,7 +21,7 @@ import java.util.concurrent.Semaphore;
 public class ChunkMemoryBudget {
     private static final int UNIT = 1024;
     /** Share of the heap the budget takes by default; the rest is the relay itself and garbage not yet collected. */
-    private static final double DEFAULT_HEAP_SHARE = 0.6;
+    private static final double DEFAULT_HEAP_SHARE = 0.7;
 
     private final Semaphore units;
     private final double chunkWorkingSetFactor;

@@ -23,7 +23,7 @@ public record IngestCapacity(
         @Bindable(defaultValue = "0") int workers,
         @Bindable(defaultValue = "64") int workerQueue,
         @Bindable(defaultValue = "30s") Duration readTimeout,
-        @Bindable(defaultValue = "2.5") double chunkWorkingSetFactor,
+        @Bindable(defaultValue = "2.0") double chunkWorkingSetFactor,
         @Bindable(defaultValue = "5s") Duration retryAfter) {
 
     public int workerThreads() {

@@ -15,7 +15,7 @@ import static chunkrelay.envelope.testing.Envelopes.PATH;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * Memory held by all requests together is bounded: a body while it is buffered, a chunk by its working set (2.5 times
+ * Memory held by all requests together is bounded: a body while it is buffered, a chunk by its working set (twice
  * its payload by default); over the budget the relay answers 503.
  */
 @MicronautTest
@@ -47,9 +47,9 @@ class ChunkMemoryBudgetTest {
     }
 
     @Test
-    void defaultBudgetIsSixtyPercentOfTheMaximumHeapSoASmallHeapAnswers503RatherThanRunningOut() {
+    void defaultBudgetIsSeventyPercentOfTheMaximumHeapSoASmallHeapAnswers503RatherThanRunningOut() {
         RelayLimits unset = new RelayLimits(200L << 20, 50L << 20, 1 << 20, 0);
-        assertEquals((long) (Runtime.getRuntime().maxMemory() * 0.6), ChunkMemoryBudget.budgetBytes(unset));
+        assertEquals((long) (Runtime.getRuntime().maxMemory() * 0.7), ChunkMemoryBudget.budgetBytes(unset));
         RelayLimits configured = new RelayLimits(200L << 20, 50L << 20, 1 << 20, 12345);
         assertEquals(12345, ChunkMemoryBudget.budgetBytes(configured));
     }

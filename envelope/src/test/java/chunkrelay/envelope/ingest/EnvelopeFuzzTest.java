@@ -53,7 +53,7 @@ class EnvelopeFuzzTest {
     }
 
     private static final IngestCapacity CAPACITY =
-            new IngestCapacity(0, 64, Duration.ofSeconds(30), 2.5, Duration.ofSeconds(5));
+            new IngestCapacity(0, 64, Duration.ofSeconds(30), 2.0, Duration.ofSeconds(5));
 
     @Test
     void everyMutatedEnvelopeEndsInAcceptanceOrAClean4xx() {
