@@ -73,9 +73,9 @@ class RateLimitTest {
 
         PrometheusScrape after = PrometheusScrape.of(server.getURI());
         assertEquals(2, after.value("relay_chunks_rate_limited_total", "category", "profile_chunk")
-                - before.value("relay_chunks_rate_limited_total", "category", "profile_chunk"));
+                - before.valueOrZeroBeforeFirstUse("relay_chunks_rate_limited_total", "category", "profile_chunk"));
         assertEquals(2, after.value("relay_envelopes_total", "status", "429")
-                - before.value("relay_envelopes_total", "status", "429"));
+                - before.valueOrZeroBeforeFirstUse("relay_envelopes_total", "status", "429"));
     }
 
     @Test

@@ -59,13 +59,21 @@ public final class PrometheusScrape {
         }
     }
 
-    /** The sum of the samples named {@code name} whose labels include {@code labels} (name, value pairs). */
+    /**
+     * The sum of the samples named {@code name} whose labels include {@code labels} (name, value pairs). A series
+     * that is not there fails the test: a renamed or missing meter must not read as zero.
+     */
     public double value(String name, String... labels) {
-        double sum = 0;
-        for (Sample sample : matching(name, labels)) {
-            sum += sample.value();
+        List<Sample> found = matching(name, labels);
+        if (found.isEmpty()) {
+            throw new AssertionError("no series " + name + " " + List.of(labels) + " in the scrape");
         }
-        return sum;
+        return found.stream().mapToDouble(Sample::value).sum();
+    }
+
+    /** Like {@link #value}, but 0 for a series not created yet: for a "before" reading of a meter made on use. */
+    public double valueOrZeroBeforeFirstUse(String name, String... labels) {
+        return has(name, labels) ? value(name, labels) : 0;
     }
 
     public boolean has(String name, String... labels) {

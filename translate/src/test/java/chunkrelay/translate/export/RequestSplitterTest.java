@@ -11,7 +11,9 @@ import io.opentelemetry.proto.profiles.v1development.ResourceProfiles;
 import io.opentelemetry.proto.profiles.v1development.Sample;
 import io.opentelemetry.proto.profiles.v1development.ScopeProfiles;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class RequestSplitterTest {
@@ -44,6 +46,31 @@ class RequestSplitterTest {
         assertTrue(last.getDictionary().getStackTableCount() < request.getDictionary().getStackTableCount()
                         || last.getDictionary().getStringTableCount() < request.getDictionary().getStringTableCount(),
                 "the dictionary was pruned");
+    }
+
+    @Test
+    void everySampleReadsInItsPartExactlyAsInTheWholeRequest() throws Exception {
+        ExportProfilesServiceRequest request = profiles.request(200);
+        Map<Integer, String> original = new HashMap<>();
+        for (Sample sample : request.getResourceProfiles(0).getScopeProfiles(0).getProfiles(0).getSamplesList()) {
+            original.put(profiles.sampleNumber(sample), DictionaryInvariants.resolved(request.getDictionary(), sample));
+        }
+        int compared = 0;
+        for (ExportProfilesServiceRequest part : split(request, request.getSerializedSize() / 8)) {
+            for (ResourceProfiles resource : part.getResourceProfilesList()) {
+                for (ScopeProfiles scope : resource.getScopeProfilesList()) {
+                    for (Profile profile : scope.getProfilesList()) {
+                        for (Sample sample : profile.getSamplesList()) {
+                            int k = profiles.sampleNumber(sample);
+                            assertEquals(original.get(k), DictionaryInvariants.resolved(part.getDictionary(), sample),
+                                    "sample " + k);
+                            compared++;
+                        }
+                    }
+                }
+            }
+        }
+        assertEquals(200, compared);
     }
 
     @Test

@@ -91,11 +91,13 @@ final class SyntheticProfiles {
         for (int l = 0; l < locations; l++) {
             strings.add("f" + l);
             strings.add("file" + l + ".java");
-            int name = strings.size() - 2;
+            strings.add("lib" + l + ".so");
+            int name = strings.size() - 3;
             d.addFunctionTable(Function.newBuilder().setNameStrindex(name).setSystemNameStrindex(name)
                     .setFilenameStrindex(name + 1));
+            // the mapping's file is a string of its own, so that only the mapping reaches it
             d.addMappingTable(Mapping.newBuilder().setMemoryStart(l * 4096L).setMemoryLimit(l * 4096L + 4096)
-                    .setFilenameStrindex(name + 1));
+                    .setFilenameStrindex(name + 2));
             d.addLocationTable(Location.newBuilder().setMappingIndex(l + 1).setAddress(l)
                     .addLines(Line.newBuilder().setFunctionIndex(l + 1).setLine(l + 1))
                     .addAttributeIndices(1));
