@@ -39,7 +39,6 @@ public final class ChunkProcessor {
     /** serde_json's recursion limit: 128 levels, of which 127 containers may nest. */
     static final int MAX_NESTING_DEPTH = 127;
     /** Prefix of the detail given when the processor itself failed; tests assert it never happens. */
-    static final String INTERNAL_ERROR = "internal error while reading the chunk: ";
 
     private static final String ANDROID_NOT_CONVERTED =
             "; Android chunk formats are recognised but not converted by this relay yet";
@@ -70,14 +69,17 @@ public final class ChunkProcessor {
         return maxChunkBytes;
     }
 
-    /** Validates and normalises one chunk payload; never throws for any payload or header. */
+    /**
+     * Validates and normalises one chunk payload; never throws for any payload or header. An exception no rule
+     * anticipated is {@link ChunkOutcome.Failed}, not a rejection: it is the relay's bug, not the client's input.
+     */
     public ChunkOutcome process(byte[] payload, ChunkItemHeader header) {
         try {
             return new ChunkOutcome.Accepted(processOrReject(payload, header));
         } catch (ChunkRejectedException e) {
             return new ChunkOutcome.Rejected(e.rejection());
         } catch (RuntimeException | StackOverflowError e) {
-            return rejected(ChunkRejectionReason.INVALID_JSON, INTERNAL_ERROR + e);
+            return new ChunkOutcome.Failed(e);
         }
     }
 
@@ -130,7 +132,7 @@ public final class ChunkProcessor {
         try {
             return new SampleV2Parser(json).parse(payload);
         } catch (IOException | ChunkSchemaException | RuntimeException refused) {
-            // read again in Relay's order, which gives the payload its reason (or the same internal error)
+            // read again in Relay's order, which gives the payload its reason (or fails the same way)
             return null;
         }
     }
@@ -187,9 +189,5 @@ public final class ChunkProcessor {
         } catch (IOException e) {
             throw new ChunkRejectedException(ChunkRejectionReason.INVALID_JSON, "unreadable chunk: " + e.getMessage());
         }
-    }
-
-    private static ChunkOutcome rejected(ChunkRejectionReason reason, String detail) {
-        return new ChunkOutcome.Rejected(new ChunkRejection(reason, detail));
     }
 }

@@ -28,6 +28,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -58,6 +59,8 @@ import java.util.function.Function;
 public final class ChunkArchive implements AutoCloseable {
 
     static final String SENTRY_SUFFIX = ".sentry.json";
+    /** Where payloads the relay failed on are kept, beside (not under) the projects' chunks. */
+    public static final String QUARANTINE_PREFIX = "quarantine/";
     static final String OTLP_SUFFIX = ".otlp.binpb";
     static final String DELIVERED_SUFFIX = ".delivered";
     static final String REPLAY_SUFFIX = ".replay";
@@ -128,6 +131,30 @@ public final class ChunkArchive implements AutoCloseable {
         }
         recentlyArchived.put(stem, Boolean.TRUE);
         return otlpCreated ? ArchiveResult.STORED : ArchiveResult.DUPLICATE;
+    }
+
+    /**
+     * Keeps a payload the relay failed on (a bug, not a bad input) so that it can be processed again once fixed:
+     * {@code {prefix}quarantine/{project}/{yyyy-mm-dd of today, UTC}/{chunk id or "unknown"}-{random}.sentry.json.zst},
+     * with the failure in the metadata {@code reason}. Returns the key.
+     *
+     * @throws ArchiveUnavailableException when storage fails within the deadline
+     */
+    public String quarantine(String projectId, String chunkId, byte[] payload, String reason) {
+        ArchiveKey.checkPart("project id", projectId);
+        String name = chunkId != null && chunkId.matches("[0-9a-f]{32}") ? chunkId : "unknown";
+        String key = settings.prefix() + QUARANTINE_PREFIX + projectId + "/" + LocalDate.now(ZoneOffset.UTC) + "/"
+                + name + "-" + UUID.randomUUID() + SENTRY_SUFFIX + settings.compression().suffix();
+        Deadline deadline = new Deadline(settings.deadline());
+        ensureBucket(deadline);
+        byte[] body = settings.compression().compress(payload);
+        Map<String, String> metadata = Map.of("reason", headerSafe(reason), ArchiveEntry.PROJECT, projectId);
+        withRetries("store " + key, deadline, new Attempts(), timeout ->
+                s3.putObject(b -> b.bucket(settings.bucket()).key(key).contentType("application/json")
+                                .contentEncoding(settings.compression().encoding()).metadata(metadata)
+                                .overrideConfiguration(o -> o.apiCallTimeout(timeout)),
+                        RequestBody.fromBytes(body)));
+        return key;
     }
 
     /**

@@ -60,8 +60,10 @@ import static chunkrelay.translate.OtlpAttributes.*;
  * neither function, file nor module (a {@code Line} needs a {@code Function}, and a function without
  * any name is invalid). Relay's normalisation has already dropped thread metadata of threads without
  * samples.
+ *
+ * <p>Not final: the relay's tests stand in a translator that fails, to show how the relay handles a bug of its own.
  */
-public final class ChunkTranslator {
+public class ChunkTranslator {
     private final InstrumentationScope scope;
 
     /** @param scopeName the relay's name and version, written as the instrumentation scope */

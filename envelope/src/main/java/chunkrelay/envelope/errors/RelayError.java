@@ -52,10 +52,6 @@ public class RelayError extends RuntimeException {
         return new RelayError(HttpStatus.BAD_REQUEST, "invalid event envelope", causes);
     }
 
-    static RelayError missingAuth() {
-        return new RelayError(HttpStatus.UNAUTHORIZED, "missing authorization information");
-    }
-
     public static RelayError badAuth(String cause) {
         return new RelayError(HttpStatus.UNAUTHORIZED, "bad x-sentry-auth header", cause);
     }

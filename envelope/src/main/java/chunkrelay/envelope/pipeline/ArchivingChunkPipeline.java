@@ -38,6 +38,8 @@ import java.util.function.Supplier;
 @Singleton
 public class ArchivingChunkPipeline implements ChunkPipeline {
     private static final Logger LOG = LoggerFactory.getLogger(ArchivingChunkPipeline.class);
+    /** The reason of a chunk the relay failed on: its own bug, not one of Relay's reasons for a bad chunk. */
+    static final String INTERNAL_ERROR = "internal_error";
 
     private final ChunkProcessor processor;
     private final ChunkTranslator translator;
@@ -50,6 +52,7 @@ public class ArchivingChunkPipeline implements ChunkPipeline {
     private final Counter duplicates;
     private final Counter archiveDuplicates;
     private final Counter archiveFailures;
+    private final Counter internalErrors;
 
     public ArchivingChunkPipeline(ChunkProcessor processor, ChunkTranslator translator, ChunkArchive archive,
                                   ChunkForwarder forwarder, ProjectRegistry projects, RelayVersion version,
@@ -66,6 +69,7 @@ public class ArchivingChunkPipeline implements ChunkPipeline {
         for (ChunkRejectionReason reason : ChunkRejectionReason.values()) {
             meters.counter("relay.chunks.rejected", "reason", reason.relayName());
         }
+        this.internalErrors = meters.counter("relay.chunks.rejected", "reason", INTERNAL_ERROR);
         this.duplicates = meters.counter("relay.chunks.duplicates");
         this.archiveDuplicates = meters.counter("relay.archive.duplicates");
         this.archiveFailures = meters.counter("relay.archive.failures");
@@ -75,7 +79,9 @@ public class ArchivingChunkPipeline implements ChunkPipeline {
     public void accept(List<ProfileChunkItem> chunks) {
         for (ProfileChunkItem item : chunks) {
             ChunkOutcome outcome = timed("parse", () -> processor.process(item.payload(), item.header()));
-            if (outcome instanceof ChunkOutcome.Rejected rejected) {
+            if (outcome instanceof ChunkOutcome.Failed failed) {
+                quarantine(item, failed.cause());
+            } else if (outcome instanceof ChunkOutcome.Rejected rejected) {
                 reject(item, rejected.rejection());
             } else {
                 ProfileChunk chunk = ((ChunkOutcome.Accepted) outcome).chunk();
@@ -99,10 +105,36 @@ public class ArchivingChunkPipeline implements ChunkPipeline {
                 item.envelope().sdkVersion(), rejection.reason().relayName(), rejection.detail());
     }
 
+    /**
+     * A chunk the relay failed on is no client error: it is counted as {@code internal_error}, logged with the
+     * stack trace, and its payload kept under the archive's quarantine prefix to be processed again after a fix.
+     * The client still gets 200, as Relay answers item outcomes; only a failing archive makes it retry (503).
+     */
+    private void quarantine(ProfileChunkItem item, Throwable cause) {
+        internalErrors.increment();
+        ChunkPeek peek = ChunkPeek.of(item.payload());
+        String key;
+        try {
+            key = archive.quarantine(Long.toString(item.projectId()), peek.chunkId(), item.payload(), cause.toString());
+        } catch (ArchiveUnavailableException e) {
+            archiveFailures.increment();
+            throw new ChunkPipelineUnavailableException("archive unavailable for a quarantined chunk: "
+                    + e.getMessage());
+        }
+        LOG.error("internal error on chunk: project={} chunk_id={} event_id={} platform={}; payload kept as {}",
+                item.projectId(), peek.chunkId(), item.envelope().eventId(), peek.platform(), key, cause);
+    }
+
     private void store(ProfileChunkItem item, ProfileChunk chunk) {
         TranslationContext context = TranslationContext.forProject(item.projectId())
                 .withServiceName(projects.serviceName(item.projectId()));
-        byte[] otlp = timed("translate", () -> translator.translate(chunk, context).toByteArray());
+        byte[] otlp;
+        try {
+            otlp = timed("translate", () -> translator.translate(chunk, context).toByteArray());
+        } catch (RuntimeException | StackOverflowError e) {
+            quarantine(item, e);
+            return;
+        }
         ArchiveKey key = ArchiveKey.of(Long.toString(item.projectId()),
                 Instant.ofEpochSecond(0, chunk.sampleTimestampNanos(0)), chunk.profilerId().toHex(),
                 chunk.chunkId().toHex());
