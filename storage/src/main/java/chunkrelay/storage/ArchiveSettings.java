@@ -27,6 +27,8 @@ import java.time.Duration;
  * @param probeTimeout          timeout of the {@link ChunkArchive#reachable()} probe, default 2 s
  * @param recentChunks          how many recently archived chunks are remembered to answer repeats without S3,
  *                              default 100 000
+ * @param anonymous             send requests unsigned, with no credentials; for the embedded S3 server on loopback,
+ *                              which checks no signatures (signing hashes every payload), default {@code false}
  */
 public record ArchiveSettings(
         URI endpoint,
@@ -42,7 +44,8 @@ public record ArchiveSettings(
         Integer retryAttempts,
         Duration retryBackoff,
         Duration probeTimeout,
-        Integer recentChunks) {
+        Integer recentChunks,
+        Boolean anonymous) {
 
     public static final String DEFAULT_REGION = "us-east-1";
     public static final String DEFAULT_BUCKET = "chunk-relay";
@@ -61,6 +64,7 @@ public record ArchiveSettings(
         retryBackoff = retryBackoff == null ? Duration.ofMillis(100) : retryBackoff;
         probeTimeout = probeTimeout == null ? Duration.ofSeconds(2) : probeTimeout;
         recentChunks = recentChunks == null ? 100_000 : recentChunks;
+        anonymous = anonymous != null && anonymous;
         if ((accessKey == null) != (secretKey == null)) {
             throw new IllegalArgumentException(
                     "relay.storage.s3.access-key and relay.storage.s3.secret-key go together: set both or neither");
@@ -76,62 +80,70 @@ public record ArchiveSettings(
 
     /** Every default: AWS S3 in us-east-1, bucket {@code chunk-relay}, default credentials chain, zstd. */
     public static ArchiveSettings defaults() {
-        return new ArchiveSettings(null, null, null, null, null, null, null, null, null, null, null, null, null, null);
+        return new ArchiveSettings(null, null, null, null, null, null, null, null, null, null, null, null, null, null,
+                null);
     }
 
     public ArchiveSettings withEndpoint(URI endpoint) {
         return new ArchiveSettings(endpoint, region, bucket, prefix, pathStyle, accessKey, secretKey,
-                createBucketIfMissing, compression, deadline, retryAttempts, retryBackoff, probeTimeout, recentChunks);
+                createBucketIfMissing, compression, deadline, retryAttempts, retryBackoff, probeTimeout, recentChunks, anonymous);
     }
 
     public ArchiveSettings withRegion(String region) {
         return new ArchiveSettings(endpoint, region, bucket, prefix, pathStyle, accessKey, secretKey,
-                createBucketIfMissing, compression, deadline, retryAttempts, retryBackoff, probeTimeout, recentChunks);
+                createBucketIfMissing, compression, deadline, retryAttempts, retryBackoff, probeTimeout, recentChunks, anonymous);
     }
 
     public ArchiveSettings withBucket(String bucket) {
         return new ArchiveSettings(endpoint, region, bucket, prefix, pathStyle, accessKey, secretKey,
-                createBucketIfMissing, compression, deadline, retryAttempts, retryBackoff, probeTimeout, recentChunks);
+                createBucketIfMissing, compression, deadline, retryAttempts, retryBackoff, probeTimeout, recentChunks, anonymous);
     }
 
     public ArchiveSettings withPrefix(String prefix) {
         return new ArchiveSettings(endpoint, region, bucket, prefix, pathStyle, accessKey, secretKey,
-                createBucketIfMissing, compression, deadline, retryAttempts, retryBackoff, probeTimeout, recentChunks);
+                createBucketIfMissing, compression, deadline, retryAttempts, retryBackoff, probeTimeout, recentChunks, anonymous);
     }
 
     public ArchiveSettings withPathStyle(boolean pathStyle) {
         return new ArchiveSettings(endpoint, region, bucket, prefix, pathStyle, accessKey, secretKey,
-                createBucketIfMissing, compression, deadline, retryAttempts, retryBackoff, probeTimeout, recentChunks);
+                createBucketIfMissing, compression, deadline, retryAttempts, retryBackoff, probeTimeout, recentChunks, anonymous);
     }
 
     public ArchiveSettings withCredentials(String accessKey, String secretKey) {
         return new ArchiveSettings(endpoint, region, bucket, prefix, pathStyle, accessKey, secretKey,
-                createBucketIfMissing, compression, deadline, retryAttempts, retryBackoff, probeTimeout, recentChunks);
+                createBucketIfMissing, compression, deadline, retryAttempts, retryBackoff, probeTimeout, recentChunks, anonymous);
     }
 
     public ArchiveSettings withCreateBucketIfMissing(boolean create) {
         return new ArchiveSettings(endpoint, region, bucket, prefix, pathStyle, accessKey, secretKey,
-                create, compression, deadline, retryAttempts, retryBackoff, probeTimeout, recentChunks);
+                create, compression, deadline, retryAttempts, retryBackoff, probeTimeout, recentChunks, anonymous);
     }
 
     public ArchiveSettings withCompression(ArchiveCompression compression) {
         return new ArchiveSettings(endpoint, region, bucket, prefix, pathStyle, accessKey, secretKey,
-                createBucketIfMissing, compression, deadline, retryAttempts, retryBackoff, probeTimeout, recentChunks);
+                createBucketIfMissing, compression, deadline, retryAttempts, retryBackoff, probeTimeout, recentChunks, anonymous);
     }
 
     public ArchiveSettings withDeadline(Duration deadline) {
         return new ArchiveSettings(endpoint, region, bucket, prefix, pathStyle, accessKey, secretKey,
-                createBucketIfMissing, compression, deadline, retryAttempts, retryBackoff, probeTimeout, recentChunks);
+                createBucketIfMissing, compression, deadline, retryAttempts, retryBackoff, probeTimeout, recentChunks, anonymous);
     }
 
     public ArchiveSettings withRetry(int attempts, Duration backoff) {
         return new ArchiveSettings(endpoint, region, bucket, prefix, pathStyle, accessKey, secretKey,
-                createBucketIfMissing, compression, deadline, attempts, backoff, probeTimeout, recentChunks);
+                createBucketIfMissing, compression, deadline, attempts, backoff, probeTimeout, recentChunks, anonymous);
     }
 
     public ArchiveSettings withProbeTimeout(Duration probeTimeout) {
         return new ArchiveSettings(endpoint, region, bucket, prefix, pathStyle, accessKey, secretKey,
-                createBucketIfMissing, compression, deadline, retryAttempts, retryBackoff, probeTimeout, recentChunks);
+                createBucketIfMissing, compression, deadline, retryAttempts, retryBackoff, probeTimeout, recentChunks, anonymous);
+    }
+
+    /** Requests unsigned and without credentials, for a store that checks no signatures. */
+    public ArchiveSettings withAnonymousAccess() {
+        return new ArchiveSettings(endpoint, region, bucket, prefix, pathStyle, null, null,
+                createBucketIfMissing, compression, deadline, retryAttempts, retryBackoff, probeTimeout, recentChunks,
+                true);
     }
 
     /** Where archive objects go, for a start-up summary, e.g. {@code s3://chunk-relay/archive/ at http://...}. */

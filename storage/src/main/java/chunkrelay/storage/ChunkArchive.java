@@ -4,11 +4,14 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.auth.credentials.AnonymousCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
+import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
+import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.exception.SdkServiceException;
@@ -79,7 +82,8 @@ public final class ChunkArchive implements AutoCloseable {
 
     public ChunkArchive(ArchiveSettings settings) {
         this.settings = settings;
-        this.credentials = settings.accessKey() != null
+        this.credentials = settings.anonymous() ? AnonymousCredentialsProvider.create()
+                : settings.accessKey() != null
                 ? StaticCredentialsProvider.create(AwsBasicCredentials.create(settings.accessKey(), settings.secretKey()))
                 : DefaultCredentialsProvider.builder().build();
         this.s3 = client(settings, credentials);
@@ -479,6 +483,10 @@ public final class ChunkArchive implements AutoCloseable {
                 .region(Region.of(settings.region()))
                 .credentialsProvider(credentials)
                 .forcePathStyle(settings.pathStyle())
+                // no checksum trailer on writes and no CRC check on reads unless the operation requires one: the
+                // archive's objects are written once, read back rarely, and the stores check what they need
+                .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
+                .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
                 // our own retries, so that we know when a 412 may answer a write of ours
                 .overrideConfiguration(o -> o.retryStrategy(AwsRetryStrategy.doNotRetry()));
         if (settings.endpoint() != null) {

@@ -28,14 +28,26 @@ public final class EmbeddedS3Server implements AutoCloseable {
     private final Path directory;
     private final String accessKey;
     private final String secretKey;
+    /** Whether requests must be signed with the credentials; the relay's own default store on loopback needs not. */
+    private final boolean checksSignatures;
     private S3Proxy proxy;
     private int port;
 
-    private EmbeddedS3Server(BlobStore blobStore, Path directory, String accessKey, String secretKey) {
+    private EmbeddedS3Server(BlobStore blobStore, Path directory, String accessKey, String secretKey,
+                             boolean checksSignatures) {
         this.blobStore = blobStore;
         this.directory = directory;
         this.accessKey = accessKey;
         this.secretKey = secretKey;
+        this.checksSignatures = checksSignatures;
+    }
+
+    /**
+     * Starts a server storing files under {@code directory} that checks no signatures: the relay's default archive.
+     * It listens on loopback only, and signing would cost the relay a hash of every payload it writes.
+     */
+    public static EmbeddedS3Server unsignedFilesystem(Path directory) {
+        return start(directory, null, null, false);
     }
 
     /** Starts a server storing files under {@code directory} (created if missing), with generated credentials. */
@@ -56,6 +68,11 @@ public final class EmbeddedS3Server implements AutoCloseable {
      * @param secretKey fixed secret key, or {@code null} to generate the pair
      */
     public static EmbeddedS3Server start(Path directory, String accessKey, String secretKey) {
+        return start(directory, accessKey, secretKey, true);
+    }
+
+    private static EmbeddedS3Server start(Path directory, String accessKey, String secretKey,
+                                          boolean checksSignatures) {
         if ((accessKey == null) != (secretKey == null)) {
             throw new IllegalArgumentException("set both the access key and the secret key, or neither");
         }
@@ -75,7 +92,8 @@ public final class EmbeddedS3Server implements AutoCloseable {
             blobStore = BlobStores.create("filesystem", properties);
         }
         EmbeddedS3Server server = new EmbeddedS3Server(blobStore, dir,
-                accessKey != null ? accessKey : random(20), secretKey != null ? secretKey : random(40));
+                accessKey != null ? accessKey : random(20), secretKey != null ? secretKey : random(40),
+                checksSignatures);
         server.serve(0);
         return server;
     }
@@ -102,10 +120,18 @@ public final class EmbeddedS3Server implements AutoCloseable {
         return Optional.ofNullable(directory);
     }
 
-    /** {@code settings} pointed at this server: endpoint, path-style, region us-east-1 and its credentials. */
+    /**
+     * {@code settings} pointed at this server: endpoint, path-style, region us-east-1 and its credentials, or
+     * unsigned requests when it checks no signatures.
+     */
     public ArchiveSettings applyTo(ArchiveSettings settings) {
-        return settings.withEndpoint(endpoint()).withPathStyle(true).withRegion(ArchiveSettings.DEFAULT_REGION)
-                .withCredentials(accessKey, secretKey);
+        ArchiveSettings here = settings.withEndpoint(endpoint()).withPathStyle(true)
+                .withRegion(ArchiveSettings.DEFAULT_REGION);
+        return checksSignatures ? here.withCredentials(accessKey, secretKey) : here.withAnonymousAccess();
+    }
+
+    public boolean checksSignatures() {
+        return checksSignatures;
     }
 
     /** Stops serving; the objects stay and {@link #restart()} serves them again on the same port. */
@@ -139,7 +165,8 @@ public final class EmbeddedS3Server implements AutoCloseable {
         S3Proxy started = S3Proxy.builder()
                 .blobStore(blobStore)
                 .endpoint(URI.create("http://127.0.0.1:" + requestedPort))
-                .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, accessKey, secretKey)
+                .awsAuthentication(checksSignatures ? AuthenticationType.AWS_V2_OR_V4 : AuthenticationType.NONE,
+                        accessKey, secretKey)
                 // no graceful wait: the relay drains its own requests before closing the archive, and
                 // Jetty's wait would otherwise be held up by the client's idle keep-alive connections
                 .stopTimeout(0)

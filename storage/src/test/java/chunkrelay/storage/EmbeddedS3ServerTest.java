@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
@@ -18,6 +19,7 @@ import static chunkrelay.storage.ArchiveFixtures.entry;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class EmbeddedS3ServerTest {
@@ -43,6 +45,22 @@ class EmbeddedS3ServerTest {
             List<ArchivedChunk> listed = archive.list("42", DAY, DAY);
             assertEquals(List.of(entry.key()), listed.stream().map(ArchivedChunk::key).toList());
             assertArrayEquals(entry.otlpPayload(), archive.readOtlp(listed.get(0)));
+        }
+    }
+
+    @Test
+    void relaysDefaultStoreTakesUnsignedRequestsWhereASigningStoreRefusesThem(@TempDir Path directory) {
+        ArchiveEntry entry = entry(2);
+        try (EmbeddedS3Server unsigned = EmbeddedS3Server.unsignedFilesystem(directory.resolve("default"));
+             ChunkArchive archive = new ChunkArchive(unsigned.applyTo(ArchiveSettings.defaults()))) {
+            assertTrue(archive.settings().anonymous());
+            assertEquals(ArchiveResult.STORED, archive.archive(entry));
+            assertArrayEquals(entry.otlpPayload(), archive.readOtlp(archive.list("42", DAY, DAY).get(0)));
+        }
+        try (EmbeddedS3Server signing = EmbeddedS3Server.filesystem(directory.resolve("signing"));
+             ChunkArchive archive = new ChunkArchive(signing.applyTo(ArchiveSettings.defaults())
+                     .withAnonymousAccess().withDeadline(Duration.ofSeconds(2)))) {
+            assertThrows(ArchiveUnavailableException.class, () -> archive.archive(entry));
         }
     }
 

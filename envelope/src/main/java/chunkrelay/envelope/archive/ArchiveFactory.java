@@ -22,7 +22,7 @@ public class ArchiveFactory {
     @Requires(missingProperty = "relay.storage.s3.endpoint")
     @Requires(missingProperty = "relay.storage.s3.bucket")
     EmbeddedS3Server embeddedS3Server(EmbeddedStorageConfig embedded) {
-        return EmbeddedS3Server.filesystem(embedded.directory().toAbsolutePath().normalize());
+        return EmbeddedS3Server.unsignedFilesystem(embedded.directory().toAbsolutePath().normalize());
     }
 
     @Singleton
@@ -30,7 +30,7 @@ public class ArchiveFactory {
     ChunkArchive chunkArchive(StorageConfig storage, S3StorageConfig s3, @Nullable EmbeddedS3Server embedded) {
         ArchiveSettings settings = new ArchiveSettings(s3.endpoint(), s3.region(), s3.bucket(), s3.prefix(),
                 s3.pathStyle(), s3.accessKey(), s3.secretKey(), s3.createBucketIfMissing(),
-                ArchiveCompression.fromName(storage.compression()), storage.deadline(), null, null, null, null);
+                ArchiveCompression.fromName(storage.compression()), storage.deadline(), null, null, null, null, null);
         return new ChunkArchive(embedded == null ? settings : embedded.applyTo(settings));
     }
 }

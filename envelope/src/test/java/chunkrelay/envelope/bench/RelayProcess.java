@@ -44,8 +44,13 @@ final class RelayProcess implements AutoCloseable {
                     "-Dmicronaut.server.port=" + port,
                     "-Dmicronaut.server.host=127.0.0.1",
                     "-Drelay.benchmark.discard-endpoint=true",
-                    "-Drelay.storage.embedded.directory=" + workDir.resolve("archive").toAbsolutePath(),
-                    "-jar", jar.toAbsolutePath().toString()));
+                    "-Drelay.storage.embedded.directory=" + workDir.resolve("archive").toAbsolutePath()));
+            // -Dbench.relay.jvm-options="-XX:StartFlightRecording=..." profiles the relay under the benchmark's load
+            String extra = System.getProperty("bench.relay.jvm-options", "").trim();
+            if (!extra.isEmpty()) {
+                command.addAll(List.of(extra.split("\\s+")));
+            }
+            command.addAll(List.of("-jar", jar.toAbsolutePath().toString()));
             Path log = workDir.resolve("relay.log");
             Process process = new ProcessBuilder(command).directory(workDir.toFile())
                     .redirectErrorStream(true).redirectOutput(log.toFile()).start();
@@ -79,6 +84,18 @@ final class RelayProcess implements AutoCloseable {
     boolean archived(String chunkId) {
         try (Stream<Path> files = Files.walk(archive)) {
             return files.anyMatch(f -> f.toString().contains(chunkId) && f.getFileName().toString().contains(".otlp.binpb"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** CPU time the process has used so far (user and system, all threads), from /proc. */
+    long cpuNanos() {
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(process.pid()), "stat"));
+            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+            return ticks * 10_000_000L;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

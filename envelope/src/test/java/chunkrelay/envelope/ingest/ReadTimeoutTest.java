@@ -28,7 +28,7 @@ class ReadTimeoutTest {
         String incomplete = "relay_request_bodies_incomplete_total";
         String answer;
         long waited;
-        try (Socket socket = SlowClientsTest.openAnnouncing(server, 1000)) {
+        try (Socket socket = SlowClientsTest.openAnnouncing(server.getPort(), 1000)) {
             socket.getOutputStream().write("{}\n".getBytes(StandardCharsets.UTF_8));
             socket.setSoTimeout(30_000);
             long start = System.nanoTime();

@@ -1,0 +1,74 @@
+package chunkrelay.envelope.bench;
+
+import chunkrelay.chunk.ChunkItemHeader;
+import chunkrelay.chunk.ChunkOutcome;
+import chunkrelay.chunk.ChunkProcessor;
+import chunkrelay.chunk.fixtures.Fixtures;
+import chunkrelay.chunk.fixtures.RecordedChunk;
+import chunkrelay.translate.ChunkTranslator;
+import chunkrelay.translate.TranslationContext;
+
+import java.lang.management.ManagementFactory;
+import java.util.List;
+
+/**
+ * What the chunk path alone costs for the chunks of some recorded requests, in this JVM: CPU time of the calling
+ * thread and bytes it allocated per chunk (parse, normalise, translate, serialise), averaged over the chunks. The
+ * floor the relay's whole cost per chunk is compared with.
+ */
+final class ChunkCost {
+    private static final com.sun.management.ThreadMXBean THREADS =
+            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+
+    /** Per chunk: CPU microseconds, bytes allocated, bytes of chunk JSON. */
+    record PerChunk(double cpuMicros, double allocatedBytes, double jsonBytes) {
+        double allocationPerJsonByte() {
+            return allocatedBytes / jsonBytes;
+        }
+    }
+
+    private ChunkCost() {
+    }
+
+    static PerChunk of(List<String> requestNames, int rounds) {
+        List<RecordedChunk> chunks = Fixtures.sdkChunks().stream()
+                .filter(c -> requestNames.contains(c.request())).toList();
+        ChunkProcessor processor = new ChunkProcessor(ChunkProcessor.DEFAULT_MAX_CHUNK_BYTES);
+        ChunkTranslator translator = new ChunkTranslator("chunk-relay", "bench");
+        TranslationContext context = TranslationContext.forProject(1);
+        long sink = 0;
+        for (int warmup = 0; warmup < rounds; warmup++) {
+            for (RecordedChunk chunk : chunks) {
+                sink += path(processor, translator, context, chunk);
+            }
+        }
+        long thread = Thread.currentThread().getId();
+        long cpuBefore = THREADS.getCurrentThreadCpuTime();
+        long allocatedBefore = THREADS.getThreadAllocatedBytes(thread);
+        long json = 0;
+        for (int round = 0; round < rounds; round++) {
+            for (RecordedChunk chunk : chunks) {
+                sink += path(processor, translator, context, chunk);
+                json += chunk.payload().length;
+            }
+        }
+        long cpu = THREADS.getCurrentThreadCpuTime() - cpuBefore;
+        long allocated = THREADS.getThreadAllocatedBytes(thread) - allocatedBefore;
+        if (sink == 42) {
+            System.out.print("");
+        }
+        double n = (double) rounds * chunks.size();
+        return new PerChunk(cpu / 1e3 / n, allocated / n, json / n);
+    }
+
+    private static long path(ChunkProcessor processor, ChunkTranslator translator, TranslationContext context,
+                             RecordedChunk chunk) {
+        String platform = chunk.itemHeader().hasNonNull("platform") ? chunk.itemHeader().get("platform").asText()
+                : null;
+        ChunkOutcome outcome = processor.process(chunk.payload(), new ChunkItemHeader(platform, null, false));
+        if (!(outcome instanceof ChunkOutcome.Accepted accepted)) {
+            throw new IllegalStateException(chunk.request() + " was rejected: " + outcome);
+        }
+        return translator.translate(accepted.chunk(), context).toByteArray().length;
+    }
+}
