@@ -1,6 +1,7 @@
 package chunkrelay.envelope.ingest;
 
 import chunkrelay.envelope.testing.Envelopes;
+import chunkrelay.envelope.testing.ForkedRelay;
 import chunkrelay.envelope.testing.RelayClient;
 import chunkrelay.envelope.pipeline.RelayLimits;
 
@@ -9,10 +10,14 @@ import io.micronaut.runtime.server.EmbeddedServer;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
 
 import static chunkrelay.envelope.testing.Envelopes.AUTH;
 import static chunkrelay.envelope.testing.Envelopes.PATH;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Memory held by all requests together is bounded: a body while it is buffered, a chunk by its working set (twice
@@ -47,10 +52,26 @@ class ChunkMemoryBudgetTest {
     }
 
     @Test
-    void defaultBudgetIsSeventyPercentOfTheMaximumHeapSoASmallHeapAnswers503RatherThanRunningOut() {
-        RelayLimits unset = new RelayLimits(200L << 20, 50L << 20, 1 << 20, 0);
-        assertEquals((long) (Runtime.getRuntime().maxMemory() * 0.7), ChunkMemoryBudget.budgetBytes(unset));
+    void aConfiguredBudgetReplacesTheDefaultShareOfTheHeap() {
         RelayLimits configured = new RelayLimits(200L << 20, 50L << 20, 1 << 20, 12345);
         assertEquals(12345, ChunkMemoryBudget.budgetBytes(configured));
+    }
+
+    @Test
+    void aRelayWithASmallHeapAnswers503ToAChunkItCannotHoldAndStaysUp(@TempDir Path work) throws Exception {
+        try (ForkedRelay relay = ForkedRelay.start(128, work)) {
+            RelayClient client = new RelayClient(relay.base());
+            RelayClient.Answer refused = client.post(PATH, SizeLimitsTest.withPayload("profile_chunk", 50 << 20),
+                    "X-Sentry-Auth", AUTH);
+            assertEquals(503, refused.status(), refused.raw());
+            assertEquals("failed to queue envelope", refused.detail());
+            assertEquals("5", refused.header("Retry-After"));
+
+            assertTrue(relay.alive());
+            RelayClient.Answer small = client.post(PATH, Envelopes.withItem(Envelopes.header(),
+                    "{\"type\":\"profile_chunk\"}", Envelopes.chunkPayload()), "X-Sentry-Auth", AUTH);
+            assertEquals(200, small.status(), small.raw());
+            assertTrue(!relay.log().contains("OutOfMemoryError"), "the relay ran out of memory");
+        }
     }
 }

@@ -94,7 +94,7 @@ class RelayMetricsTest {
                         "profiling_platform_not_supported", 1.0, "profiling_invalid_sampled_profile", 1.0,
                         "profiling_not_enough_samples", 1.0, "profiling_malformed_samples", 0.0,
                         "profiling_malformed_stacks", 0.0, "profiling_duration_is_too_long", 0.0,
-                        "profiling_exceed_size_limit", 0.0),
+                        "profiling_exceed_size_limit", 0.0, "internal_error", 0.0),
                 after.byLabel("relay_chunks_rejected_total", "reason"));
         assertEquals(Map.of("java", 2.0, "node", 4.0), after.byLabel("relay_chunks_accepted_total", "platform"));
         assertEquals(Map.of("profile_chunk", 6.0 + invalid.size(), "session", 2.0, "span", 2.0,
