@@ -23,6 +23,7 @@ import software.amazon.awssdk.services.s3.S3ClientBuilder;
 import software.amazon.awssdk.services.s3.model.BucketAlreadyOwnedByYouException;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
@@ -159,6 +160,62 @@ public final class ChunkArchive implements AutoCloseable {
                                 .overrideConfiguration(o -> o.apiCallTimeout(timeout)),
                         RequestBody.fromBytes(body)));
         return key;
+    }
+
+    /**
+     * Stores an object of the relay's own beside the chunks (a spooled envelope, say) under {@code {prefix}{key}},
+     * uncompressed, replacing any object of that key.
+     *
+     * @throws ArchiveUnavailableException when storage fails within the deadline
+     */
+    public void storeObject(String key, byte[] body) {
+        Deadline deadline = new Deadline(settings.deadline());
+        ensureBucket(deadline);
+        String full = settings.prefix() + key;
+        withRetries("store " + full, deadline, new Attempts(), timeout ->
+                s3.putObject(b -> b.bucket(settings.bucket()).key(full).contentType("application/octet-stream")
+                        .overrideConfiguration(o -> o.apiCallTimeout(timeout)), RequestBody.fromBytes(body)));
+    }
+
+    /** The keys (without the archive prefix) of the objects under {@code {prefix}{keyPrefix}}, in key order. */
+    public List<String> listObjects(String keyPrefix) {
+        Deadline deadline = new Deadline(settings.deadline());
+        ensureBucket(deadline);
+        String full = settings.prefix() + keyPrefix;
+        List<String> keys = new ArrayList<>();
+        String continuation = null;
+        do {
+            String token = continuation;
+            ListObjectsV2Response page = withRetries("list " + full, deadline, new Attempts(),
+                    timeout -> s3.listObjectsV2(b -> b.bucket(settings.bucket()).prefix(full)
+                            .continuationToken(token).overrideConfiguration(o -> o.apiCallTimeout(timeout))));
+            for (S3Object object : page.contents()) {
+                keys.add(object.key().substring(settings.prefix().length()));
+            }
+            continuation = Boolean.TRUE.equals(page.isTruncated()) ? page.nextContinuationToken() : null;
+        } while (continuation != null);
+        return keys;
+    }
+
+    /** An object stored with {@link #storeObject}; empty when it is gone. */
+    public Optional<byte[]> readObject(String key) {
+        String full = settings.prefix() + key;
+        return withRetries("read " + full, new Deadline(settings.deadline()), new Attempts(), timeout -> {
+            try {
+                return Optional.of(s3.getObjectAsBytes(b -> b.bucket(settings.bucket()).key(full)
+                        .overrideConfiguration(o -> o.apiCallTimeout(timeout))).asByteArray());
+            } catch (NoSuchKeyException e) {
+                return Optional.empty();
+            }
+        });
+    }
+
+    /** Removes an object stored with {@link #storeObject}; a missing one is no error. */
+    public void deleteObject(String key) {
+        String full = settings.prefix() + key;
+        withRetries("delete " + full, new Deadline(settings.deadline()), new Attempts(), timeout ->
+                s3.deleteObject(b -> b.bucket(settings.bucket()).key(full)
+                        .overrideConfiguration(o -> o.apiCallTimeout(timeout))));
     }
 
     /**

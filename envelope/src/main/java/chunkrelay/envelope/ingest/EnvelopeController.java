@@ -21,6 +21,7 @@ import io.micronaut.http.annotation.Post;
 
 import java.time.Instant;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
@@ -70,8 +71,10 @@ public class EnvelopeController {
             long project = ProjectIds.parse(projectId).orElseThrow(() ->
                     new RelayError(HttpStatus.BAD_REQUEST, "bad project path parameter",
                             "'" + projectId + "' is not a project id"));
-            sender = new EnvelopeIngest.Sender(project, authorizedKey(request, project), requestOrigin(request),
-                    receivedAt);
+            Optional<SentryAuth> auth = authenticator.authenticate(request);
+            sender = new EnvelopeIngest.Sender(project, authorizedKey(auth, project), requestOrigin(request),
+                    receivedAt, auth.map(SentryAuth::client).orElse(null),
+                    request.getHeaders().get(HttpHeaders.USER_AGENT), forwardedFor(request));
             if (request.getContentLength() > limits.maxEnvelopeBytes()) {
                 refusal = RelayError.bodyTooLarge();
             } else if (!workers.hasRoom()) {
@@ -96,8 +99,8 @@ public class EnvelopeController {
     }
 
     /** The request's public key, authorized for the project; null when only the envelope's dsn can say. */
-    private String authorizedKey(HttpRequest<?> request, long project) {
-        return authenticator.authenticate(request).map(auth -> {
+    private String authorizedKey(Optional<SentryAuth> requestAuth, long project) {
+        return requestAuth.map(auth -> {
             String key = ProjectKey.withoutFlags(auth.publicKey());
             if (key == null) {
                 throw new RelayError(HttpStatus.BAD_REQUEST, "bad sentry DSN public key", "invalid project key");
@@ -121,6 +124,23 @@ public class EnvelopeController {
 
     private static Throwable unwrap(Throwable failure) {
         return failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+    }
+
+    /**
+     * The client chain as Relay builds it: the first of {@code CF-Connecting-IP}, {@code X-Vercel-Forwarded-For},
+     * {@code X-Sentry-Forwarded-For} and {@code X-Forwarded-For} that is set, then the peer's address.
+     */
+    private static String forwardedFor(HttpRequest<?> request) {
+        String peer = request.getRemoteAddress().getAddress() == null ? request.getRemoteAddress().getHostString()
+                : request.getRemoteAddress().getAddress().getHostAddress();
+        for (String header : new String[] {"CF-Connecting-IP", "X-Vercel-Forwarded-For", "X-Sentry-Forwarded-For",
+                "X-Forwarded-For"}) {
+            String chain = request.getHeaders().get(header);
+            if (chain != null && !chain.isBlank()) {
+                return chain.trim() + ", " + peer;
+            }
+        }
+        return peer;
     }
 
     /** Origin, or else Referer, when it is an http(s) URL. */

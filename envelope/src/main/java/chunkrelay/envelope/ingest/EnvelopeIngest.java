@@ -9,6 +9,9 @@ import chunkrelay.envelope.pipeline.ProfileChunkItem;
 import chunkrelay.envelope.auth.ProjectRateLimiter;
 import chunkrelay.envelope.auth.ProjectRegistry;
 import chunkrelay.envelope.errors.RelayError;
+import chunkrelay.envelope.upstream.ForwardedItem;
+import chunkrelay.envelope.upstream.UpstreamEnvelope;
+import chunkrelay.envelope.upstream.UpstreamForwarder;
 import chunkrelay.envelope.pipeline.RelayLimits;
 
 import chunkrelay.chunk.ChunkItemHeader;
@@ -19,6 +22,7 @@ import jakarta.inject.Singleton;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,15 +50,17 @@ public class EnvelopeIngest {
     private final MeterRegistry meters;
     private final ChunkMemoryBudget budget;
     private final ProjectRateLimiter rateLimiter;
+    private final UpstreamForwarder upstream;
 
     public EnvelopeIngest(RelayLimits limits, ProjectRegistry projects, ChunkPipeline pipeline, MeterRegistry meters,
-                          ChunkMemoryBudget budget, ProjectRateLimiter rateLimiter) {
+                          ChunkMemoryBudget budget, ProjectRateLimiter rateLimiter, UpstreamForwarder upstream) {
         this.limits = limits;
         this.projects = projects;
         this.pipeline = pipeline;
         this.meters = meters;
         this.budget = budget;
         this.rateLimiter = rateLimiter;
+        this.upstream = upstream;
     }
 
     /**
@@ -65,13 +71,18 @@ public class EnvelopeIngest {
      * @param origin     the request's Origin (or Referer), normalised, or null
      * @param receivedAt when the request arrived
      */
-    public record Sender(long projectId, String publicKey, String origin, Instant receivedAt) {
+    public record Sender(long projectId, String publicKey, String origin, Instant receivedAt, String sentryClient,
+                         String userAgent, String forwardedFor) {
+        public Sender(long projectId, String publicKey, String origin, Instant receivedAt) {
+            this(projectId, publicKey, origin, receivedAt, null, null, null);
+        }
     }
 
     /** Reads the envelope and hands its chunks over; returns its event id (null when it has none). */
     public String ingest(Sender sender, InputStream decoded) {
-        try (ChunkMemoryBudget.Reservation reservation = budget.open()) {
-            return read(sender, decoded, reservation);
+        try (ChunkMemoryBudget.Reservation reservation = budget.open();
+             ChunkMemoryBudget.Reservation forwarded = budget.openForBody()) {
+            return read(sender, decoded, reservation, forwarded);
         } catch (RelayError e) {
             if (e.status() == HttpStatus.BAD_REQUEST || e.status() == HttpStatus.UNAUTHORIZED) {
                 // Relay reads the whole body before parsing it: a body over the limit or failing to decode
@@ -82,7 +93,8 @@ public class EnvelopeIngest {
         }
     }
 
-    private String read(Sender sender, InputStream decoded, ChunkMemoryBudget.Reservation reservation) {
+    private String read(Sender sender, InputStream decoded, ChunkMemoryBudget.Reservation reservation,
+                        ChunkMemoryBudget.Reservation forwarded) {
         EnvelopeReader reader = new EnvelopeReader(decoded, limits.maxHeaderBytes());
         EnvelopeHeaders headers;
         long projectId = sender.projectId();
@@ -106,6 +118,7 @@ public class EnvelopeIngest {
         List<ProfileChunkItem> chunks = new ArrayList<>();
         ProfileLimit profileLimit = new ProfileLimit(limits.maxChunkBytes());
         List<String> types = new ArrayList<>();
+        List<ForwardedItem> passedOn = new ArrayList<>();
         ItemHeader item;
         while ((item = reader.nextItem()) != null) {
             types.add(item.type());
@@ -116,7 +129,16 @@ public class EnvelopeIngest {
                     chunks.add(new ProfileChunkItem(projectId, publicKey, item.type(),
                             new ChunkItemHeader(item.platform(), item.contentType(), item.hasMetaLength()),
                             Objects.requireNonNull(payload), info, sender.receivedAt()));
+                    if (upstream.forwardsProfileChunks()) {
+                        passedOn.add(forwardedItem(item, payload));
+                    }
                 }
+            } else if (upstream.enabled()) {
+                byte[] payload = reader.readPayload(limits.maxEnvelopeBytes(), forwarded);
+                if (item.isProfile()) {
+                    profileLimit.apply(item, reader.lastPayloadSize());
+                }
+                passedOn.add(forwardedItem(item, Objects.requireNonNull(payload)));
             } else {
                 long size = reader.skipPayload();
                 if (item.isProfile()) {
@@ -130,7 +152,7 @@ public class EnvelopeIngest {
         for (String type : types) {
             boolean chunk = type.equals("profile_chunk") || type.equals("profile_chunk_ui");
             meters.counter("relay.envelope.items", "type", KNOWN_ITEM_TYPES.contains(type) ? type : "unknown",
-                    "outcome", chunk ? "pipeline" : "dropped").increment();
+                    "outcome", chunk ? "pipeline" : upstream.enabled() ? "upstream" : "dropped").increment();
         }
         if (!chunks.isEmpty()) {
             rateLimiter.acquire(projectId, chunks.size(), chunks.stream().mapToLong(c -> c.payload().length).sum(),
@@ -142,7 +164,15 @@ public class EnvelopeIngest {
                         e.getMessage() == null ? List.of() : List.of(e.getMessage()));
             }
         }
+        if (!passedOn.isEmpty()) {
+            upstream.forward(new UpstreamEnvelope(projectId, publicKey, sender.sentryClient(), headers.json(), passedOn,
+                    sender.receivedAt(), sender.userAgent(), sender.origin(), sender.forwardedFor()), !chunks.isEmpty());
+        }
         return headers.eventId();
+    }
+
+    private static ForwardedItem forwardedItem(ItemHeader item, byte[] payload) {
+        return new ForwardedItem(item.type(), item.json().toString().getBytes(StandardCharsets.UTF_8), payload);
     }
 
     /** A chunk's rate-limit category by its platform: the item header's, else the payload's. */

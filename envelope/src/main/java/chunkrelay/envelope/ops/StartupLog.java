@@ -2,6 +2,7 @@ package chunkrelay.envelope.ops;
 
 import chunkrelay.envelope.auth.ProjectRegistry;
 import chunkrelay.envelope.pipeline.RelayLimits;
+import chunkrelay.envelope.upstream.UpstreamConfig;
 
 import chunkrelay.storage.ChunkArchive;
 import chunkrelay.storage.EmbeddedS3Server;
@@ -25,14 +26,17 @@ public class StartupLog implements ApplicationEventListener<ServerStartupEvent> 
     private final ChunkArchive archive;
     private final EmbeddedS3Server embedded;
     private final String otlpEndpoint;
+    private final UpstreamConfig upstream;
 
     public StartupLog(ProjectRegistry projects, RelayLimits limits, ChunkArchive archive,
-                      @Nullable EmbeddedS3Server embedded, @Value("${relay.otlp.endpoint:}") String otlpEndpoint) {
+                      @Nullable EmbeddedS3Server embedded, @Value("${relay.otlp.endpoint:}") String otlpEndpoint,
+                      UpstreamConfig upstream) {
         this.projects = projects;
         this.limits = limits;
         this.archive = archive;
         this.embedded = embedded;
         this.otlpEndpoint = otlpEndpoint;
+        this.upstream = upstream;
     }
 
     @Override
@@ -46,10 +50,14 @@ public class StartupLog implements ApplicationEventListener<ServerStartupEvent> 
                         + " (" + archive.settings().describeTarget() + ")";
         String forwarding = otlpEndpoint.isBlank() ? "off (relay.otlp.endpoint unset; chunks are archived only)"
                 : otlpEndpoint;
+        String upstreamTarget = upstream.enabled()
+                ? upstream.base() + (upstream.forwardProfileChunks() ? " (profile chunks too)" : "")
+                : "off (relay.upstream.url unset; other items are counted and dropped)";
         LOG.info("chunk-relay listening on {} (envelopes: POST {}api/<project_id>/envelope/) after {} ms; auth: {}; "
-                        + "archive: {}; forwarding: {}; limits: envelope {} bytes, profile chunk {} bytes",
+                        + "archive: {}; forwarding: {}; upstream Sentry: {}; limits: envelope {} bytes, "
+                        + "profile chunk {} bytes",
                 event.getSource().getURL(), event.getSource().getURI().resolve("/"),
-                ManagementFactory.getRuntimeMXBean().getUptime(), auth, archiveTarget, forwarding,
+                ManagementFactory.getRuntimeMXBean().getUptime(), auth, archiveTarget, forwarding, upstreamTarget,
                 limits.maxEnvelopeBytes(), limits.maxChunkBytes());
     }
 }

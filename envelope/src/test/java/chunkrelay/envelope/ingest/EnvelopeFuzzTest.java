@@ -1,6 +1,8 @@
 package chunkrelay.envelope.ingest;
 
 import chunkrelay.envelope.pipeline.ChunkPipeline;
+import chunkrelay.envelope.upstream.UpstreamConfig;
+import chunkrelay.envelope.upstream.UpstreamForwarder;
 import chunkrelay.envelope.auth.ProjectRateLimiter;
 import chunkrelay.envelope.auth.ProjectRegistry;
 import chunkrelay.envelope.testing.RelayClient;
@@ -63,11 +65,14 @@ class EnvelopeFuzzTest {
         ProjectRegistry projects = new ProjectRegistry(List.of());
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
         ProjectRateLimiter unlimited = new ProjectRateLimiter(projects, meters);
+        UpstreamForwarder noUpstream = new UpstreamForwarder(new UpstreamConfig("", false, 1, 1, Duration.ofHours(1),
+                Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ofSeconds(1),
+                Duration.ofSeconds(1), Duration.ofSeconds(1), 1), null, meters);
         EnvelopeIngest defaults = new EnvelopeIngest(defaultLimits, projects, pipeline, meters,
-                new ChunkMemoryBudget(defaultLimits, CAPACITY), unlimited);
+                new ChunkMemoryBudget(defaultLimits, CAPACITY), unlimited, noUpstream);
         RelayLimits smallLimits = new RelayLimits(1 << 20, 64 << 10, 4 << 10, 1 << 20);
         EnvelopeIngest small = new EnvelopeIngest(smallLimits, projects, pipeline, meters,
-                new ChunkMemoryBudget(smallLimits, CAPACITY), unlimited);
+                new ChunkMemoryBudget(smallLimits, CAPACITY), unlimited, noUpstream);
         ContentDecoding decoding = new ContentDecoding(smallLimits, meters);
         EnvelopeMutator mutator = new EnvelopeMutator(SEED);
         Random random = mutator.random();

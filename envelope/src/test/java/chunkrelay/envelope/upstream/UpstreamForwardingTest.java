@@ -1,0 +1,236 @@
+package chunkrelay.envelope.upstream;
+
+import chunkrelay.chunk.fixtures.Fixtures;
+import chunkrelay.chunk.fixtures.SdkRequest;
+import chunkrelay.envelope.ingest.EnvelopeReader;
+import chunkrelay.envelope.ingest.ItemHeader;
+import chunkrelay.envelope.testing.RelayClient;
+import chunkrelay.envelope.testing.RunningRelay;
+import chunkrelay.envelope.testing.TestUpstream;
+import chunkrelay.storage.EmbeddedS3Server;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Everything the relay does not consume goes on to an upstream Sentry (here a real HTTP server that parses what it
+ * gets), once, with its payload bytes, on the right path and key; and nothing acknowledged is lost while the
+ * upstream is down, across a restart too.
+ */
+class UpstreamForwardingTest {
+    private static final Pattern KEY = Pattern.compile("sentry_key=([0-9a-f]{32})|//([0-9a-f]{32})@");
+
+    private static TestUpstream upstream;
+    /** A bucket of each test's own, so that no spool is left over from another test. */
+    private EmbeddedS3Server s3;
+
+    @BeforeAll
+    static void startUpstream() throws Exception {
+        upstream = new TestUpstream();
+    }
+
+    @AfterAll
+    static void stopUpstream() {
+        upstream.close();
+    }
+
+    @BeforeEach
+    void startS3() {
+        s3 = EmbeddedS3Server.inMemory();
+        upstream.answer(request -> TestUpstream.Answer.ok());
+    }
+
+    @AfterEach
+    void stopS3() {
+        s3.close();
+    }
+
+    private static Map<String, Object> upstreamProperties(Object... more) {
+        Map<String, Object> properties = new HashMap<>(Map.of("relay.upstream.url", upstream.uri().toString(),
+                "relay.upstream.retry-initial", "100ms", "relay.upstream.retry-max", "300ms",
+                "relay.upstream.client-report-interval", "300ms"));
+        for (int i = 0; i < more.length; i += 2) {
+            properties.put((String) more[i], more[i + 1]);
+        }
+        return properties;
+    }
+
+    @Test
+    void everyItemTheRelayDoesNotConsumeArrivesUpstreamOnceWithItsBytesPathAndKey() {
+        int before = upstream.accepted().size();
+        List<String> expected;
+        try (RunningRelay relay = RunningRelay.start(s3, upstreamProperties())) {
+            expected = replayAll(relay.client(), false);
+            awaitItems(before, expected.size());
+        }
+        List<String> arrived = arrivedSince(before);
+        assertEquals(sorted(expected), sorted(arrived));
+        assertTrue(arrived.stream().noneMatch(item -> item.contains("|profile_chunk|")), "chunks went upstream");
+        for (TestUpstream.Received received : upstream.accepted().subList(before, upstream.accepted().size())) {
+            assertEquals("application/x-sentry-envelope", received.header("Content-Type"));
+            assertTrue(received.header("X-Forwarded-For").endsWith("127.0.0.1"), received.header("X-Forwarded-For"));
+            assertEquals(null, received.header("Authorization"));
+            assertEquals(null, received.header("Cookie"));
+        }
+    }
+
+    @Test
+    void withForwardProfileChunksEveryChunkArrivesUpstreamOnceAfterItIsArchived() {
+        int before = upstream.accepted().size();
+        List<String> expected;
+        try (RunningRelay relay = RunningRelay.start(s3,
+                upstreamProperties("relay.upstream.forward-profile-chunks", "true"))) {
+            expected = replayAll(relay.client(), true);
+            awaitItems(before, expected.size());
+        }
+        assertEquals(sorted(expected), sorted(arrivedSince(before)));
+        assertTrue(expected.stream().filter(item -> item.contains("|profile_chunk|")).count() >= 6);
+    }
+
+    @Test
+    void anUpstreamOutageLosesNothingAndTheSdkGets200Throughout() {
+        int before = upstream.accepted().size();
+        AtomicInteger refused = new AtomicInteger();
+        upstream.answer(request -> refused.incrementAndGet() <= 8
+                ? new TestUpstream.Answer(503, Map.of()) : TestUpstream.Answer.ok());
+        List<String> expected;
+        try (RunningRelay relay = RunningRelay.start(s3, upstreamProperties())) {
+            expected = replayAll(relay.client(), false);
+            awaitItems(before, expected.size());
+        } finally {
+            upstream.answer(request -> TestUpstream.Answer.ok());
+        }
+        assertTrue(refused.get() > 8, "the upstream refused " + refused.get() + " times");
+        assertEquals(sorted(expected), sorted(arrivedSince(before)));
+    }
+
+    @Test
+    void envelopesSpooledDuringAnOutageAreSentOnceAfterARestart() {
+        int before = upstream.accepted().size();
+        upstream.answer(request -> new TestUpstream.Answer(503, Map.of()));
+        List<String> expected;
+        try (RunningRelay relay = RunningRelay.start(s3, upstreamProperties("relay.upstream.queue-envelopes", "1"))) {
+            expected = replayAll(relay.client(), false);
+        }
+        assertEquals(before, upstream.accepted().size(), "nothing was taken while the upstream was down");
+        upstream.answer(request -> TestUpstream.Answer.ok());
+        try (RunningRelay restarted = RunningRelay.start(s3, upstreamProperties())) {
+            awaitItems(before, expected.size());
+            awaitQuiet();
+        }
+        assertEquals(sorted(expected), sorted(arrivedSince(before)));
+    }
+
+    /** Replays every recorded SDK request; returns what should arrive upstream, one line an item. */
+    private static List<String> replayAll(RelayClient client, boolean chunksToo) {
+        List<String> expected = new ArrayList<>();
+        for (SdkRequest request : Fixtures.sdkRequests()) {
+            RelayClient.Answer answer = client.replay(request);
+            assertEquals(200, answer.status(), request.name() + ": " + answer.raw());
+            String project = request.path().split("/")[2];
+            String key = keyOf(request);
+            EnvelopeReader reader = new EnvelopeReader(new ByteArrayInputStream(request.envelope()), 1 << 20);
+            reader.readHeaders();
+            ItemHeader item;
+            while ((item = reader.nextItem()) != null) {
+                byte[] payload = reader.readPayload(Integer.MAX_VALUE);
+                if (chunksToo || !item.isProfileChunk()) {
+                    expected.add(line(project, key, item.type(), payload));
+                }
+            }
+        }
+        return expected;
+    }
+
+    private static String keyOf(SdkRequest request) {
+        StringBuilder where = new StringBuilder(request.query());
+        request.headers().forEach(h -> where.append(' ').append(h.value()));
+        where.append(' ').append(new String(request.envelope(), 0, Math.min(2048, request.envelope().length),
+                StandardCharsets.UTF_8));
+        Matcher m = KEY.matcher(where);
+        assertTrue(m.find(), "no key in " + request.name());
+        return m.group(1) != null ? m.group(1) : m.group(2);
+    }
+
+    private static List<String> arrivedSince(int before) {
+        List<String> arrived = new ArrayList<>();
+        List<TestUpstream.Received> accepted = upstream.accepted();
+        for (TestUpstream.Received received : accepted.subList(before, accepted.size())) {
+            String project = received.path().split("/")[2];
+            Matcher m = KEY.matcher(received.header("X-Sentry-Auth"));
+            assertTrue(m.find(), received.header("X-Sentry-Auth"));
+            assertEquals("/api/" + project + "/envelope/", received.path());
+            for (TestUpstream.Item item : received.items()) {
+                if (!item.type().equals("client_report")) {
+                    arrived.add(line(project, m.group(1), item.type(), item.payload()));
+                }
+            }
+        }
+        return arrived;
+    }
+
+    /** One item as a line: project, key, type, and the SHA-256 of its payload (short, and unequal when it is). */
+    private static String line(String project, String key, String type, byte[] payload) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(payload);
+            return project + "|" + key + "|" + type + "|" + HexFormat.of().formatHex(digest, 0, 12);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static List<String> sorted(List<String> lines) {
+        return lines.stream().sorted().toList();
+    }
+
+    private static void awaitItems(int before, int count) {
+        await(() -> arrivedSince(before).size() >= count, () -> "items upstream: " + arrivedSince(before).size()
+                + " of " + count + "; received " + upstream.received().stream()
+                .map(r -> r.status() + " " + r.items().stream().map(TestUpstream.Item::type).toList()).toList());
+    }
+
+    /** A moment for anything sent twice to show up before the items are compared. */
+    private static void awaitQuiet() {
+        sleep(2000);
+    }
+
+    static void await(Supplier<Boolean> condition, Supplier<String> what) {
+        long until = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (!condition.get()) {
+            if (System.nanoTime() > until) {
+                throw new AssertionError("not within 30 s: " + what.get());
+            }
+            sleep(50);
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}
