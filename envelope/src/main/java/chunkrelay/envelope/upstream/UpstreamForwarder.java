@@ -64,6 +64,9 @@ public class UpstreamForwarder {
     private final ScheduledExecutorService background;
     private volatile boolean stopping;
     private volatile boolean upstreamDown;
+    /** When the spool was last listed; 0 so that a starting relay lists it at once. */
+    private volatile long lastSpoolListing;
+    private static final long SPOOL_IDLE_LISTING_MILLIS = 30_000;
 
     public UpstreamForwarder(UpstreamConfig config, ChunkArchive archive, MeterRegistry meters) {
         this.config = config;
@@ -177,6 +180,7 @@ public class UpstreamForwarder {
         String key = SPOOL_PREFIX + String.format("%020d", envelope.receivedAt().toEpochMilli()) + "-"
                 + UUID.randomUUID() + ".envelope";
         archive.storeObject(key, envelope.spooled());
+        spoolDepth.incrementAndGet();
         countEnvelope("spooled");
     }
 
@@ -284,11 +288,16 @@ public class UpstreamForwarder {
         upstreamDown = true;
     }
 
-    /** Sends the spool oldest first while the upstream answers; stops at the first failure, for the next round. */
+    /**
+     * Sends the spool oldest first while the upstream answers; stops at the first failure, for the next round. The
+     * bucket is listed each second while this relay has spooled or found something, else every 30 s (another
+     * replica's spool, or one left by a relay that is gone).
+     */
     private void sendSpool() {
-        if (stopping) {
+        if (stopping || spoolDepth.get() == 0 && clock.millis() - lastSpoolListing < SPOOL_IDLE_LISTING_MILLIS) {
             return;
         }
+        lastSpoolListing = clock.millis();
         try {
             List<String> keys = archive.listObjects(SPOOL_PREFIX);
             spoolDepth.set(keys.size());
@@ -309,7 +318,9 @@ public class UpstreamForwarder {
                 spoolDepth.decrementAndGet();
             }
         } catch (RuntimeException e) {
-            LOG.warn("could not send the upstream spool: {}", e.toString());
+            if (!stopping) {
+                LOG.warn("could not send the upstream spool: {}", e.toString());
+            }
         }
     }
 

@@ -142,6 +142,26 @@ class UpstreamForwardingTest {
         assertEquals(sorted(expected), sorted(arrivedSince(before)));
     }
 
+    @Test
+    void otherSentryEndpointsArePassedOnAsTheyAreAndAre404WithoutAnUpstream() {
+        byte[] event = "{\"message\":\"stored\"}".getBytes(StandardCharsets.UTF_8);
+        int before = upstream.received().size();
+        try (RunningRelay relay = RunningRelay.start(s3, upstreamProperties())) {
+            RelayClient.Answer answer = relay.client().post("/api/7/store/?sentry_key=c0ffee5e1ec7ab1e5a11ab1e0b5e55ed",
+                    event, "Content-Type", "application/json", "X-Forwarded-For", "203.0.113.9");
+            assertEquals(200, answer.status(), answer.raw());
+        }
+        TestUpstream.Received stored = upstream.received().get(before);
+        assertEquals("/api/7/store/", stored.path());
+        assertEquals("stored", stored.header().get("message").asText());
+        assertEquals("203.0.113.9, 127.0.0.1", stored.header("X-Forwarded-For"));
+        try (RunningRelay relay = RunningRelay.start(s3, Map.of())) {
+            RelayClient.Answer answer = relay.client().post("/api/7/store/", event);
+            assertEquals(404, answer.status(), answer.raw());
+            assertEquals("not found", answer.detail());
+        }
+    }
+
     /** Replays every recorded SDK request; returns what should arrive upstream, one line an item. */
     private static List<String> replayAll(RelayClient client, boolean chunksToo) {
         List<String> expected = new ArrayList<>();
