@@ -28,6 +28,7 @@ Sentry.init({
   environment: 'e2e',
   debug: process.env.CHUNK_RELAY_SENTRY_DEBUG === '1',
   integrations: [nodeProfilingIntegration()],
+  tracesSampleRate: 1.0,
   profileSessionSampleRate: 1.0,
   profileLifecycle: 'manual',
 });
@@ -62,8 +63,11 @@ function chunkRelayNodeBusyWork(millis) {
 
 async function main() {
   Sentry.profiler.startProfiler();
-  const { rounds, checksum } = chunkRelayNodeBusyWork(busyMillis);
+  // a transaction and an error too, which the relay passes on to an upstream Sentry when one is configured
+  const { rounds, checksum } = Sentry.startSpan({ name: 'chunk-relay-e2e-transaction', op: 'task' },
+    () => chunkRelayNodeBusyWork(busyMillis));
   Sentry.profiler.stopProfiler();
+  Sentry.captureException(new Error('chunk-relay e2e error'));
   const flushed = await Sentry.flush(10000);
   console.log(`chunk-relay node driver: ${rounds} rounds (checksum ${checksum}), flushed=${flushed}`);
   if (!flushed) process.exit(3);

@@ -1,6 +1,7 @@
 package chunkrelay.envelope.sdk;
 
 import io.sentry.ProfileLifecycle;
+import io.sentry.ITransaction;
 import io.sentry.Sentry;
 import io.sentry.SentryEnvelopeItem;
 import io.sentry.SentryItemType;
@@ -47,6 +48,7 @@ public final class JavaSdkDriver {
             options.setDebug(true);
             options.setDiagnosticLevel(SentryLevel.INFO);
             options.setProfileSessionSampleRate(1.0);
+            options.setTracesSampleRate(1.0);
             options.setProfileLifecycle(ProfileLifecycle.MANUAL);
             options.setProfilingTracesDirPath(tracesDir.toString());
             options.setShutdownTimeoutMillis(10_000);
@@ -63,11 +65,17 @@ public final class JavaSdkDriver {
             System.exit(3);
         }
 
+        Sentry.startSession();
         Sentry.startProfiler();
+        // a transaction, an error and a session too, which the relay passes on to an upstream Sentry
+        ITransaction transaction = Sentry.startTransaction("chunk-relay-e2e-transaction", "task");
         Thread busy = new Thread(() -> chunkRelayJavaBusyWork(busyMillis), BUSY_THREAD_NAME);
         busy.start();
         busy.join();
+        transaction.finish();
         Sentry.stopProfiler();
+        Sentry.captureException(new IllegalStateException("chunk-relay e2e error"));
+        Sentry.endSession();
         // Stopping hands the last chunk to the SDK's executor, which converts the JFR file and only then captures
         // it: a flush right away finds nothing queued, and close() can shut the client before the capture.
         if (!chunkCaptured.await(30, TimeUnit.SECONDS)) {

@@ -2,6 +2,7 @@ package chunkrelay.envelope.sdk;
 
 import chunkrelay.envelope.testing.OtlpReceiver;
 import chunkrelay.envelope.testing.RunningRelay;
+import chunkrelay.envelope.testing.TestUpstream;
 import chunkrelay.storage.ArchivedChunk;
 import chunkrelay.storage.EmbeddedS3Server;
 import com.google.protobuf.InvalidProtocolBufferException;
@@ -48,8 +49,10 @@ class RealSdkEndToEndTest {
     private static void assertSdkProfiledThroughRelay(SdkRunner sdk) throws IOException, InterruptedException {
         try (EmbeddedS3Server s3 = EmbeddedS3Server.inMemory();
              OtlpReceiver receiver = OtlpReceiver.start();
+             TestUpstream upstream = new TestUpstream();
              RunningRelay relay = RunningRelay.start(s3, Map.of("relay.otlp.endpoint", receiver.endpoint(),
-                     "relay.projects." + PROJECT_ID + ".keys", List.of(PUBLIC_KEY)));
+                     "relay.projects." + PROJECT_ID + ".keys", List.of(PUBLIC_KEY),
+                     "relay.upstream.url", upstream.uri().toString()));
              EnvelopeRecorder hop = EnvelopeRecorder.forwardingTo(new RelayTarget(relay.uri(), PROJECT_ID,
                      PUBLIC_KEY))) {
             SdkRunner.Run run = sdk.run(hop.target());
@@ -65,6 +68,7 @@ class RealSdkEndToEndTest {
             }
             OtlpProfileAssertions.assertBusyWorkProfiled(sdk.expectedProfile(), otlp);
             assertForwarded(sdk.sdk(), relay, archived, receiver);
+            assertPassedUpstream(sdk.sdk(), upstream);
             System.out.println("[sdk-e2e] " + run.timings() + ", " + hop.envelopes().size() + " envelopes, "
                     + hop.profileChunks().size() + " chunks sent, " + archived.size() + " archived and forwarded");
         }
@@ -98,6 +102,30 @@ class RealSdkEndToEndTest {
             throw new AssertionError(sdk + " SDK, step 'otlp': the OTLP form of " + chunk.key().stem()
                     + " does not decode: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The SDK's error, its trace (a transaction, or span items from SDKs that stream spans) and its session reach the
+     * upstream Sentry; its profile chunks do not.
+     */
+    private static void assertPassedUpstream(String sdk, TestUpstream upstream) throws InterruptedException {
+        try {
+            RunningRelay.await("the upstream to get an error, a transaction or spans, and a session", FORWARDING_WAIT,
+                    () -> upstreamTypes(upstream).containsAll(Set.of("event", "session"))
+                            && (upstreamTypes(upstream).contains("transaction")
+                            || upstreamTypes(upstream).contains("span")));
+        } catch (AssertionError e) {
+            throw new AssertionError(sdk + " SDK, step 'upstream': " + e.getMessage() + "; item types upstream: "
+                    + upstreamTypes(upstream), e);
+        }
+        if (upstreamTypes(upstream).contains("profile_chunk")) {
+            throw new AssertionError(sdk + " SDK, step 'upstream': profile chunks went upstream");
+        }
+    }
+
+    private static Set<String> upstreamTypes(TestUpstream upstream) {
+        return upstream.accepted().stream().flatMap(r -> r.items().stream()).map(TestUpstream.Item::type)
+                .collect(Collectors.toSet());
     }
 
     /** Every archived chunk reaches the receiver, byte for byte, and the relay marks it delivered. */
