@@ -5,6 +5,7 @@ import chunkrelay.envelope.auth.ProjectKey;
 import chunkrelay.envelope.auth.ProjectRegistry;
 import chunkrelay.envelope.errors.RelayError;
 import chunkrelay.envelope.pipeline.RelayLimits;
+import chunkrelay.envelope.upstream.ForwardedFor;
 import chunkrelay.envelope.auth.RequestAuthenticator;
 import chunkrelay.envelope.auth.SentryAuth;
 
@@ -74,7 +75,7 @@ public class EnvelopeController {
             Optional<SentryAuth> auth = authenticator.authenticate(request);
             sender = new EnvelopeIngest.Sender(project, authorizedKey(auth, project), requestOrigin(request),
                     receivedAt, auth.map(SentryAuth::client).orElse(null),
-                    request.getHeaders().get(HttpHeaders.USER_AGENT), forwardedFor(request));
+                    request.getHeaders().get(HttpHeaders.USER_AGENT), ForwardedFor.of(request));
             if (request.getContentLength() > limits.maxEnvelopeBytes()) {
                 refusal = RelayError.bodyTooLarge();
             } else if (!workers.hasRoom()) {
@@ -124,23 +125,6 @@ public class EnvelopeController {
 
     private static Throwable unwrap(Throwable failure) {
         return failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
-    }
-
-    /**
-     * The client chain as Relay builds it: the first of {@code CF-Connecting-IP}, {@code X-Vercel-Forwarded-For},
-     * {@code X-Sentry-Forwarded-For} and {@code X-Forwarded-For} that is set, then the peer's address.
-     */
-    private static String forwardedFor(HttpRequest<?> request) {
-        String peer = request.getRemoteAddress().getAddress() == null ? request.getRemoteAddress().getHostString()
-                : request.getRemoteAddress().getAddress().getHostAddress();
-        for (String header : new String[] {"CF-Connecting-IP", "X-Vercel-Forwarded-For", "X-Sentry-Forwarded-For",
-                "X-Forwarded-For"}) {
-            String chain = request.getHeaders().get(header);
-            if (chain != null && !chain.isBlank()) {
-                return chain.trim() + ", " + peer;
-            }
-        }
-        return peer;
     }
 
     /** Origin, or else Referer, when it is an http(s) URL. */

@@ -165,8 +165,9 @@ public class EnvelopeIngest {
             }
         }
         if (!passedOn.isEmpty()) {
-            upstream.forward(new UpstreamEnvelope(projectId, publicKey, sender.sentryClient(), headers.json(), passedOn,
-                    sender.receivedAt(), sender.userAgent(), sender.origin(), sender.forwardedFor()), !chunks.isEmpty());
+            UpstreamEnvelope rest = new UpstreamEnvelope(projectId, publicKey, sender.sentryClient(), headers.json(),
+                    passedOn, sender.receivedAt(), sender.userAgent(), sender.origin(), sender.forwardedFor());
+            upstream.forward(rest, !chunks.isEmpty());
         }
         return headers.eventId();
     }

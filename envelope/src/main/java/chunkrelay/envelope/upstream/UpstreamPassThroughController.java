@@ -25,8 +25,9 @@ import java.util.Set;
 
 /**
  * The other Sentry endpoints SDKs post to ({@code /api/{id}/store/}, {@code security}, {@code minidump}, ...): passed
- * on to the upstream as they are, the body streamed, headers copied but for hop-by-hop ones, with the client's
- * address appended to {@code X-Forwarded-For}, as Relay's catch-all forward does; the upstream's answer comes back.
+ * on to the upstream as they are, the body streamed, headers copied but for hop-by-hop ones, with the client
+ * chain ({@link ForwardedFor}) as {@code X-Forwarded-For}, as Relay's catch-all forward does; the upstream's answer
+ * comes back.
  * Without an upstream they are 404. The envelope endpoint's own route is more specific and takes precedence.
  */
 @Controller
@@ -63,10 +64,7 @@ public class UpstreamPassThroughController {
                 values.forEach(value -> upstream.header(name, value));
             }
         });
-        String peer = request.getRemoteAddress().getAddress() == null ? request.getRemoteAddress().getHostString()
-                : request.getRemoteAddress().getAddress().getHostAddress();
-        String chain = request.getHeaders().get("X-Forwarded-For");
-        upstream.header("X-Forwarded-For", chain == null || chain.isBlank() ? peer : chain.trim() + ", " + peer);
+        upstream.header("X-Forwarded-For", ForwardedFor.of(request));
         java.net.http.HttpResponse<byte[]> answer;
         try {
             answer = http.send(upstream.build(), java.net.http.HttpResponse.BodyHandlers.ofByteArray());
