@@ -36,10 +36,11 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Passes envelopes on to the upstream Sentry, off the request path. An envelope is acknowledged to the SDK once it
  * is queued: in memory while the queue has room (count and bytes), else in the spool under
- * {@code upstream-spool/} in the archive bucket; when neither can take it the SDK gets 503. Senders retry network
- * failures, 502, 503 and 504 with a backoff from 1 s growing by half up to 60 s, for at most
- * {@code relay.upstream.max-age}; every other answer is final (a 429's limits are cached for the key). The spool is
- * sent oldest first whenever the upstream answers, after a restart too; an object is deleted once delivered.
+ * {@code upstream-spool/} in the archive bucket; when neither can take it the SDK gets 503. An envelope the
+ * upstream does not take for a network reason (no answer, 502, 503, 504) goes to the spool after that one attempt;
+ * the spool is sent oldest first, retried with a backoff from 1 s growing by half up to 60 s, for at most
+ * {@code relay.upstream.max-age}, and each object deleted once the upstream took it, after a restart too. Every
+ * other answer is final (a 429's limits are cached for the key).
  * Created at start-up ({@code @Context}), so that a restarted relay sends its spool before any SDK writes to it.
  */
 @Context
@@ -66,6 +67,9 @@ public class UpstreamForwarder {
     private volatile boolean upstreamDown;
     /** When the spool was last listed; 0 so that a starting relay lists it at once. */
     private volatile long lastSpoolListing;
+    /** While the upstream stays down, the spool is tried again only after this (epoch millis). */
+    private volatile long nextSpoolAttempt;
+    private volatile Duration spoolBackoff;
     private static final long SPOOL_IDLE_LISTING_MILLIS = 30_000;
 
     public UpstreamForwarder(UpstreamConfig config, ChunkArchive archive, MeterRegistry meters) {
@@ -204,15 +208,22 @@ public class UpstreamForwarder {
         }
     }
 
-    /** Delivers, retrying network failures until the envelope is too old. Interrupted: left in {@link #inFlight}. */
+    /**
+     * One attempt; an envelope the upstream did not take for a network reason goes to the spool at once, so that a
+     * relay that dies during an outage loses nothing it acknowledged. Only when the spool cannot take it either is
+     * it retried here, in memory. Interrupted: left in {@link #inFlight} for {@link #stop()}.
+     */
     private void deliverWithRetries(UpstreamEnvelope envelope) throws InterruptedException {
         Duration wait = config.retryInitial();
         while (true) {
-            if (attempt(envelope)) {
+            if (attempt(envelope) || expired(envelope)) {
                 return;
             }
-            if (expired(envelope)) {
+            try {
+                spool(envelope);
                 return;
+            } catch (ArchiveUnavailableException e) {
+                LOG.warn("could not spool an envelope for the upstream, retrying it in memory: {}", e.getMessage());
             }
             meters.counter("relay.upstream.retries").increment();
             Thread.sleep(wait.toMillis());
@@ -294,10 +305,12 @@ public class UpstreamForwarder {
      * replica's spool, or one left by a relay that is gone).
      */
     private void sendSpool() {
-        if (stopping || spoolDepth.get() == 0 && clock.millis() - lastSpoolListing < SPOOL_IDLE_LISTING_MILLIS) {
+        long now = clock.millis();
+        if (stopping || now < nextSpoolAttempt
+                || spoolDepth.get() == 0 && now - lastSpoolListing < SPOOL_IDLE_LISTING_MILLIS) {
             return;
         }
-        lastSpoolListing = clock.millis();
+        lastSpoolListing = now;
         try {
             List<String> keys = archive.listObjects(SPOOL_PREFIX);
             spoolDepth.set(keys.size());
@@ -312,8 +325,14 @@ public class UpstreamForwarder {
                 }
                 UpstreamEnvelope envelope = UpstreamEnvelope.fromSpool(spooled.get());
                 if (!attempt(envelope) && !expired(envelope)) {
+                    // the upstream is still down: wait longer each time, from retry-initial up to retry-max
+                    meters.counter("relay.upstream.retries").increment();
+                    spoolBackoff = spoolBackoff == null ? config.retryInitial()
+                            : min(Duration.ofMillis(spoolBackoff.toMillis() * 3 / 2), config.retryMax());
+                    nextSpoolAttempt = clock.millis() + spoolBackoff.toMillis();
                     return;
                 }
+                spoolBackoff = null;
                 archive.deleteObject(key);
                 spoolDepth.decrementAndGet();
             }

@@ -4,6 +4,8 @@ import chunkrelay.chunk.fixtures.Fixtures;
 import chunkrelay.chunk.fixtures.SdkRequest;
 import chunkrelay.envelope.ingest.EnvelopeReader;
 import chunkrelay.envelope.ingest.ItemHeader;
+import chunkrelay.envelope.testing.ForkedRelay;
+import chunkrelay.envelope.testing.PrometheusScrape;
 import chunkrelay.envelope.testing.RelayClient;
 import chunkrelay.envelope.testing.RunningRelay;
 import chunkrelay.envelope.testing.TestUpstream;
@@ -14,9 +16,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
@@ -162,22 +166,52 @@ class UpstreamForwardingTest {
         }
     }
 
+    @Test
+    void envelopesAcknowledgedDuringAnOutageSurviveARelayKilledWithSigkill(@TempDir Path work) throws Exception {
+        upstream.answer(request -> new TestUpstream.Answer(503, Map.of()));
+        int before = upstream.accepted().size();
+        List<String> expected;
+        String[] properties = {"relay.upstream.url=" + upstream.uri(), "relay.upstream.retry-initial=100ms",
+                "relay.upstream.retry-max=300ms"};
+        try (ForkedRelay killed = ForkedRelay.start(256, work, properties)) {
+            expected = replayAll(new RelayClient(killed.base()), false);
+            long envelopes = Fixtures.sdkRequests().stream().filter(r -> !replayExpectation(r, false).isEmpty())
+                    .count();
+            await(() -> PrometheusScrape.of(killed.base()).valueOrZeroBeforeFirstUse(
+                            "relay_upstream_envelopes_total", "outcome", "spooled") >= envelopes,
+                    () -> "not all " + envelopes + " envelopes were spooled");
+        }
+        upstream.answer(request -> TestUpstream.Answer.ok());
+        try (ForkedRelay restarted = ForkedRelay.start(256, work, properties)) {
+            awaitItems(before, expected.size());
+            awaitQuiet();
+        }
+        assertEquals(sorted(expected), sorted(arrivedSince(before)));
+    }
+
     /** Replays every recorded SDK request; returns what should arrive upstream, one line an item. */
     private static List<String> replayAll(RelayClient client, boolean chunksToo) {
         List<String> expected = new ArrayList<>();
         for (SdkRequest request : Fixtures.sdkRequests()) {
             RelayClient.Answer answer = client.replay(request);
             assertEquals(200, answer.status(), request.name() + ": " + answer.raw());
-            String project = request.path().split("/")[2];
-            String key = keyOf(request);
-            EnvelopeReader reader = new EnvelopeReader(new ByteArrayInputStream(request.envelope()), 1 << 20);
-            reader.readHeaders();
-            ItemHeader item;
-            while ((item = reader.nextItem()) != null) {
-                byte[] payload = reader.readPayload(Integer.MAX_VALUE);
-                if (chunksToo || !item.isProfileChunk()) {
-                    expected.add(line(project, key, item.type(), payload));
-                }
+            expected.addAll(replayExpectation(request, chunksToo));
+        }
+        return expected;
+    }
+
+    /** What of one recorded request should arrive upstream, one line an item. */
+    private static List<String> replayExpectation(SdkRequest request, boolean chunksToo) {
+        List<String> expected = new ArrayList<>();
+        String project = request.path().split("/")[2];
+        String key = keyOf(request);
+        EnvelopeReader reader = new EnvelopeReader(new ByteArrayInputStream(request.envelope()), 1 << 20);
+        reader.readHeaders();
+        ItemHeader item;
+        while ((item = reader.nextItem()) != null) {
+            byte[] payload = reader.readPayload(Integer.MAX_VALUE);
+            if (chunksToo || !item.isProfileChunk()) {
+                expected.add(line(project, key, item.type(), payload));
             }
         }
         return expected;
