@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -92,7 +93,8 @@ final class HostileSoak {
             client.get();
         }
         clients.shutdownNow();
-        List<String> missing = acknowledgedChunks.stream().filter(id -> !relay.archived(id)).toList();
+        Set<String> archived = relay.archivedChunkIds();
+        List<String> missing = acknowledgedChunks.stream().filter(id -> !archived.contains(id)).toList();
         out.printf("  answers %s; 5xx other than 503: %d; error answers not in Relay's shape: %d%n", counts(),
                 unexpected5xx.sum(), notRelayShape.sum());
         out.printf("  chunks answered 200: %d, of them not in the archive: %d; relay alive: %s%n",

@@ -12,6 +12,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -81,6 +83,16 @@ final class RelayProcess implements AutoCloseable {
     }
 
     /** Whether the archive holds the OTLP object of this chunk id (32 lowercase hex digits). */
+    /** The chunk ids whose OTLP object (the completion marker) the archive holds. */
+    Set<String> archivedChunkIds() {
+        try (Stream<Path> files = Files.walk(archive)) {
+            return files.map(f -> f.getFileName().toString()).filter(name -> name.contains(".otlp.binpb"))
+                    .map(name -> name.substring(0, name.indexOf('.'))).collect(Collectors.toSet());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     boolean archived(String chunkId) {
         try (Stream<Path> files = Files.walk(archive)) {
             return files.anyMatch(f -> f.toString().contains(chunkId) && f.getFileName().toString().contains(".otlp.binpb"));
