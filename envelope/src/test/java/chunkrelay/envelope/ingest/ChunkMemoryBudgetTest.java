@@ -61,7 +61,8 @@ class ChunkMemoryBudgetTest {
     void aRelayWithASmallHeapAnswers503ToAChunkItCannotHoldAndStaysUp(@TempDir Path work) throws Exception {
         try (ForkedRelay relay = ForkedRelay.start(128, work)) {
             RelayClient client = new RelayClient(relay.base());
-            RelayClient.Answer refused = client.post(PATH, SizeLimitsTest.withPayload("profile_chunk", 50 << 20),
+            // generated while it is sent: this test's own heap holds no 50 MiB body
+            RelayClient.Answer refused = client.postStream(PATH, () -> DefaultLimitsTest.chunkEnvelope(50L << 20),
                     "X-Sentry-Auth", AUTH);
             assertEquals(503, refused.status(), refused.raw());
             assertEquals("failed to queue envelope", refused.detail());

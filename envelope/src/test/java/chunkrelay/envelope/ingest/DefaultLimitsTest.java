@@ -55,7 +55,7 @@ class DefaultLimitsTest {
         client = new RelayClient(server.getURI());
     }
 
-    private static InputStream chunkEnvelope(long payloadSize) {
+    static InputStream chunkEnvelope(long payloadSize) {
         return new SequenceInputStream(Collections.enumeration(List.of(
                 new ByteArrayInputStream(Envelopes.bytes(Envelopes.header()
                         + "\n{\"type\":\"profile_chunk\",\"length\":" + payloadSize + "}\n")),

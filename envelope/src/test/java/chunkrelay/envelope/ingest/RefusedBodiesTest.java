@@ -1,6 +1,7 @@
 package chunkrelay.envelope.ingest;
 
 import chunkrelay.envelope.testing.RelayClient;
+import chunkrelay.envelope.testing.RepeatingInputStream;
 
 import io.micronaut.context.annotation.Property;
 import io.micronaut.runtime.server.EmbeddedServer;
@@ -9,6 +10,7 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
 import java.io.InputStream;
+import java.net.http.HttpRequest;
 import java.util.Arrays;
 
 import static chunkrelay.envelope.testing.Envelopes.AUTH;
@@ -55,7 +57,11 @@ class RefusedBodiesTest {
     @Test
     void aBodyAnnouncedOverTheLimitIsReadAndAnswered413() {
         RelayClient client = new RelayClient(server.getURI());
-        RelayClient.Answer answer = client.post(PATH, new byte[65 * MIB], "X-Sentry-Auth", AUTH);
+        // a Content-Length of 65 MiB, the body generated while it is sent
+        HttpRequest.BodyPublisher announced = HttpRequest.BodyPublishers.fromPublisher(
+                HttpRequest.BodyPublishers.ofInputStream(() -> new RepeatingInputStream((byte) ' ', 65L * MIB)),
+                65L * MIB);
+        RelayClient.Answer answer = client.send(PATH, announced, "X-Sentry-Auth", AUTH);
         assertEquals(413, answer.status(), answer.raw());
         assertEquals("failed to read request body", answer.detail());
     }
