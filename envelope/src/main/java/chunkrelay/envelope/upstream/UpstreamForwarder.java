@@ -32,6 +32,7 @@ import java.util.concurrent.LinkedBlockingDeque;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Passes envelopes on to the upstream Sentry, off the request path. An envelope is acknowledged to the SDK once it
@@ -192,43 +193,48 @@ public class UpstreamForwarder {
         while (!stopping) {
             UpstreamEnvelope envelope;
             try {
-                envelope = queue.takeFirst();
+                envelope = queue.pollFirst(200, TimeUnit.MILLISECONDS);
             } catch (InterruptedException e) {
                 return;
+            }
+            if (envelope == null) {
+                continue;
             }
             queuedBytes.addAndGet(-envelope.size());
             inFlight.put(envelope, Boolean.TRUE);
-            try {
-                deliverWithRetries(envelope);
-            } catch (InterruptedException e) {
-                // shutting down: the envelope stays in flight, and stop() spools it
-                return;
+            if (deliverOrSpool(envelope)) {
+                inFlight.remove(envelope);
             }
-            inFlight.remove(envelope);
         }
     }
 
     /**
      * One attempt; an envelope the upstream did not take for a network reason goes to the spool at once, so that a
      * relay that dies during an outage loses nothing it acknowledged. Only when the spool cannot take it either is
-     * it retried here, in memory. Interrupted: left in {@link #inFlight} for {@link #stop()}.
+     * it retried here, in memory. Returns false when the relay stops first: the envelope is then left in
+     * {@link #inFlight} for {@link #stop()} to spool. Senders are never interrupted, so that no write is left
+     * half-known.
      */
-    private void deliverWithRetries(UpstreamEnvelope envelope) throws InterruptedException {
+    private boolean deliverOrSpool(UpstreamEnvelope envelope) {
         Duration wait = config.retryInitial();
-        while (true) {
+        while (!stopping) {
             if (attempt(envelope) || expired(envelope)) {
-                return;
+                return true;
             }
             try {
                 spool(envelope);
-                return;
+                return true;
             } catch (ArchiveUnavailableException e) {
                 LOG.warn("could not spool an envelope for the upstream, retrying it in memory: {}", e.getMessage());
             }
             meters.counter("relay.upstream.retries").increment();
-            Thread.sleep(wait.toMillis());
+            long until = System.nanoTime() + wait.toNanos();
+            while (!stopping && System.nanoTime() < until) {
+                LockSupport.parkNanos(Math.min(until - System.nanoTime(), 100_000_000L));
+            }
             wait = min(Duration.ofMillis(wait.toMillis() * 3 / 2), config.retryMax());
         }
+        return false;
     }
 
     private boolean expired(UpstreamEnvelope envelope) {
@@ -374,10 +380,11 @@ public class UpstreamForwarder {
     @PreDestroy
     void stop() throws InterruptedException {
         stopping = true;
-        background.shutdownNow();
-        senders.forEach(Thread::interrupt);
+        // a spool round still sending when the bucket closes could deliver an envelope it can no longer delete
+        background.shutdown();
+        background.awaitTermination(30, TimeUnit.SECONDS);
         for (Thread sender : senders) {
-            sender.join(10_000);
+            sender.join(config.timeoutFor(0).toMillis() * 4);
         }
         List<UpstreamEnvelope> left = new ArrayList<>(inFlight.keySet());
         queue.drainTo(left);
