@@ -145,9 +145,6 @@ final class AndroidTraceChunk {
     private static byte[] decodeBase64(ParsedAndroidChunk.SampledProfileText text) throws ChunkRejectedException {
         byte[] bytes = text.bytes();
         int length = text.length();
-        if (length % 4 == 1) {
-            throw invalidBase64("a length of " + length + " characters cannot end a base64 text");
-        }
         for (int i = text.from(); i < text.to(); i++) {
             byte b = bytes[i];
             boolean alphabet = (b >= 'A' && b <= 'Z') || (b >= 'a' && b <= 'z') || (b >= '0' && b <= '9')
@@ -156,6 +153,9 @@ final class AndroidTraceChunk {
                 throw invalidBase64("character " + (b == '=' ? "'=' (padding)" : "0x" + Integer.toHexString(b & 0xFF))
                         + " at offset " + (i - text.from()) + " is not in the unpadded base64 alphabet");
             }
+        }
+        if (length % 4 == 1) {
+            throw invalidBase64("a length of " + length + " characters cannot end a base64 text");
         }
         int last = Base64Alphabet.value(bytes[text.to() - 1]);
         int unusedBits = switch (length % 4) {
