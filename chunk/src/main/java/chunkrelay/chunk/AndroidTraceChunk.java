@@ -24,8 +24,9 @@ import java.util.TreeMap;
  *   <li>it has events: else {@code profiling_not_enough_samples};</li>
  *   <li>the header's {@code elapsed-time-usec} is over 66 s: {@code profiling_duration_is_too_long}; 0:
  *       {@code profiling_duration_is_zero};</li>
- *   <li>Relay's expanded JSON (about {@link #MIN_EVENT_JSON_BYTES} per event at least) would exceed the chunk limit:
- *       {@code profiling_exceed_size_limit}.</li>
+ *   <li>Relay's expanded JSON (at least {@link #MIN_EVENT_JSON_BYTES} per event and {@link #MIN_METHOD_JSON_BYTES}
+ *       per method) would exceed the chunk limit: {@code profiling_exceed_size_limit}. This also bounds what the
+ *       replay may allocate: at 50 MiB, about 650 000 events.</li>
  * </ol>
  * Then the events are replayed into samples ({@link ArtSampleReplay}); sample time = the chunk's {@code timestamp} +
  * the record's offset (the binary header's start time is since boot, not Unix time). One frame per method:
@@ -45,6 +46,9 @@ final class AndroidTraceChunk {
     static final int MIN_EVENT_JSON_BYTES =
             "{\"action\":\"Exit\",\"thread_id\":0,\"method_id\":0,\"time\":{\"Global\":{\"secs\":0,\"nanos\":0}}},"
                     .length();
+    /** Likewise the shortest method entry of Relay's expanded chunk. */
+    static final int MIN_METHOD_JSON_BYTES =
+            "{\"id\":0,\"name\":\"\",\"class_name\":\"\",\"signature\":\"\",\"source_file\":\"\"},".length();
 
     private AndroidTraceChunk() {
     }
@@ -75,7 +79,8 @@ final class AndroidTraceChunk {
             throw new ChunkRejectedException(ChunkRejectionReason.DURATION_IS_ZERO,
                     "the trace's elapsed-time-usec is 0 (or missing)");
         }
-        long expanded = payloadBytes - text.length() + (long) trace.recordCount() * MIN_EVENT_JSON_BYTES;
+        long expanded = payloadBytes - text.length() + (long) trace.recordCount() * MIN_EVENT_JSON_BYTES
+                + (long) trace.methodCount() * MIN_METHOD_JSON_BYTES;
         if (expanded > maxChunkBytes) {
             throw new ChunkRejectedException(ChunkRejectionReason.EXCEED_SIZE_LIMIT, "the chunk with its "
                     + trace.recordCount() + " trace events expanded as Relay stores them is more than " + expanded
