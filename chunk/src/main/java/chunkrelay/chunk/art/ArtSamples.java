@@ -6,7 +6,7 @@ package chunkrelay.chunk.art;
  *
  * @param frameMethodIds  frame index to the method index it stands for (which may be missing from the table)
  * @param stackOffsets    {@code stackCount + 1} offsets into {@code stackFrames}; each stack is leaf first
- * @param sampleMicros    sample times on the trace's axis, µs since the trace start, per thread in order
+ * @param sampleMicros    sample times on the trace's axis, µs since the trace start, in time order (ties by thread)
  * @param sampleThreads   index into {@code threadIds}
  * @param threadIds       the trace's thread ids of the threads that have samples
  * @param intervalMicros  the sampling interval the gaps were filled at
