@@ -17,17 +17,19 @@ import java.util.Locale;
  * <ol>
  *   <li>a Perfetto item ({@code content_type: application/x-perfetto-trace}) without {@code meta_length}:
  *       {@code profiling_invalid_sampled_profile}; with it: {@code profiling_platform_not_supported}
- *       (an Android format this relay does not convert yet);</li>
+ *       (the Android 15+ format, which this relay does not convert yet, as Relay without its Perfetto feature);</li>
  *   <li>a JSON item with {@code meta_length}: {@code profiling_invalid_sampled_profile};</li>
  *   <li>minimal parse (chunk id, {@code platform}, {@code release}, {@code version},
  *       {@code sampled_profile}) fails: {@code profiling_invalid_json};</li>
  *   <li>the item header's {@code platform}, when present, differs from the payload's:
  *       {@code profiling_invalid_profile_type};</li>
- *   <li>version dispatch: Android trace chunks (platform {@code android}, version "2" or
- *       "2.android-trace", with {@code sampled_profile}) are an Android format not converted yet, and
- *       every version other than "2" is not supported: {@code profiling_platform_not_supported};</li>
- *   <li>full Sample Format V2 parse fails: {@code profiling_invalid_json};</li>
- *   <li>normalisation ({@link ChunkNormaliser});</li>
+ *   <li>version dispatch (Relay PR #6183): Android trace chunks (platform {@code android}, version "2" or
+ *       "2.android-trace", with {@code sampled_profile}) take the ART path ({@link AndroidTraceChunk}: JSON
+ *       fields, base64, trace, events, elapsed time, expanded size); every other version "2" chunk, Android ANR
+ *       chunks included, takes the V2 path; any other version, or none, is
+ *       {@code profiling_platform_not_supported};</li>
+ *   <li>V2 path: full Sample Format V2 parse fails: {@code profiling_invalid_json};</li>
+ *   <li>V2 path: normalisation ({@link ChunkNormaliser});</li>
  *   <li>the chunk is larger than the limit: {@code profiling_exceed_size_limit}.</li>
  * </ol>
  * Whatever the bytes, the answer is an outcome; no exception escapes {@link #process}.
@@ -40,8 +42,8 @@ public final class ChunkProcessor {
     static final int MAX_NESTING_DEPTH = 127;
     /** Prefix of the detail given when the processor itself failed; tests assert it never happens. */
 
-    private static final String ANDROID_NOT_CONVERTED =
-            "; Android chunk formats are recognised but not converted by this relay yet";
+    private static final String PERFETTO_NOT_CONVERTED =
+            "; Perfetto chunks are recognised but not converted by this relay yet";
 
     private final long maxChunkBytes;
     private final JsonFactory json;
@@ -93,7 +95,7 @@ public final class ChunkProcessor {
                         "a Perfetto chunk item needs meta_length to split its JSON metadata from the trace");
             }
             throw new ChunkRejectedException(ChunkRejectionReason.PLATFORM_NOT_SUPPORTED,
-                    "Android Perfetto trace chunk (content_type " + PERFETTO_CONTENT_TYPE + ")" + ANDROID_NOT_CONVERTED);
+                    "Android Perfetto trace chunk (content_type " + PERFETTO_CONTENT_TYPE + ")" + PERFETTO_NOT_CONVERTED);
         }
         if (header.hasMetaLength()) {
             throw new ChunkRejectedException(ChunkRejectionReason.INVALID_SAMPLED_PROFILE,
@@ -113,12 +115,17 @@ public final class ChunkProcessor {
                     "item header platform \"" + JsonValues.abbreviate(header.platform())
                             + "\" differs from the chunk's platform \"" + JsonValues.abbreviate(minimal.platform()) + "\"");
         }
-        dispatch(minimal);
-        if (parsed == null) {
-            parsed = readJson(() -> new SampleV2Parser(json).parse(payload));
+        ProfileChunk chunk;
+        if (isAndroidTrace(minimal)) {
+            ParsedAndroidChunk android = readJson(() -> new SampleV2Parser(json).parseAndroid(payload));
+            chunk = AndroidTraceChunk.convert(android, payload.length, maxChunkBytes);
+        } else {
+            requireVersion2(minimal);
+            if (parsed == null) {
+                parsed = readJson(() -> new SampleV2Parser(json).parse(payload));
+            }
+            chunk = ChunkNormaliser.normalise(parsed);
         }
-
-        ProfileChunk chunk = ChunkNormaliser.normalise(parsed);
 
         // Relay measures its re-serialised chunk; the payload it came from stands in for it here
         if (payload.length > maxChunkBytes) {
@@ -137,25 +144,28 @@ public final class ChunkProcessor {
         }
     }
 
-    private static void dispatch(MinimalChunk minimal) throws ChunkRejectedException {
+    /** Relay's route to the Android chunk parser: platform android, version "2" or "2.android-trace", a trace. */
+    private static boolean isAndroidTrace(MinimalChunk minimal) {
         String version = minimal.version();
-        boolean android = minimal.platform().equals("android");
-        boolean androidTrace = android && minimal.hasSampledProfile()
+        return minimal.platform().equals("android") && minimal.hasSampledProfile()
                 && (MinimalChunk.VERSION_2.equals(version) || MinimalChunk.VERSION_2_ANDROID_TRACE.equals(version));
-        if (androidTrace) {
-            throw new ChunkRejectedException(ChunkRejectionReason.PLATFORM_NOT_SUPPORTED,
-                    "Android trace chunk (sampled_profile, version " + version + ")" + ANDROID_NOT_CONVERTED);
-        }
+    }
+
+    private static void requireVersion2(MinimalChunk minimal) throws ChunkRejectedException {
+        String version = minimal.version();
         if (MinimalChunk.VERSION_2.equals(version)) {
             return;
         }
+        boolean android = minimal.platform().equals("android");
         String detail;
         if (version == null) {
             detail = android
-                    ? "legacy Android chunk without version" + ANDROID_NOT_CONVERTED
+                    ? "Android chunk without version: only ART trace chunks (sampled_profile, version \"2\") and "
+                    + "Sample Format V2 chunks are supported"
                     : "chunk without version: only Sample Format V2 (version \"2\") is supported";
         } else if (version.equals(MinimalChunk.VERSION_2_ANDROID_TRACE)) {
-            detail = "version 2.android-trace without sampled_profile" + (android ? ANDROID_NOT_CONVERTED : "");
+            detail = "version 2.android-trace without sampled_profile" + (android
+                    ? ": Relay's decoded Android trace output is not an ingestible chunk" : "");
         } else {
             detail = "version " + version + " is the transaction profile format, not a continuous-profiling chunk";
         }

@@ -30,7 +30,19 @@ final class SampleV2Parser {
     ParsedChunk parse(byte[] payload) throws IOException, ChunkSchemaException {
         try (JsonParser p = factory.createParser(payload)) {
             p.nextToken();
-            return new Reader(factory, p, payload).root();
+            return (ParsedChunk) new Reader(factory, p, payload, false).root();
+        }
+    }
+
+    /**
+     * Reads an Android ART trace chunk (Relay's {@code AndroidProfileChunk}): the same fields as a V2 chunk, but
+     * {@code release} and {@code timestamp} are required, {@code sampled_profile} is a base64 string, and
+     * {@code profile} (a decoded trace in Relay's own output, never sent by SDKs) is skipped.
+     */
+    ParsedAndroidChunk parseAndroid(byte[] payload) throws IOException, ChunkSchemaException {
+        try (JsonParser p = factory.createParser(payload)) {
+            p.nextToken();
+            return (ParsedAndroidChunk) new Reader(factory, p, payload, true).root();
         }
     }
 
@@ -54,6 +66,7 @@ final class SampleV2Parser {
         private final JsonFactory factory;
         private final JsonParser p;
         private final byte[] payload;
+        private final boolean android;
         private final GrowableList<Frame> frames = new GrowableList<>();
         private final GrowableLongArray timestamps = new GrowableLongArray();
         private final GrowableIntArray stackIds = new GrowableIntArray();
@@ -66,13 +79,15 @@ final class SampleV2Parser {
         private List<DebugImage> debugImages = List.of();
         private Map<String, Measurement> measurements = Map.of();
 
-        Reader(JsonFactory factory, JsonParser p, byte[] payload) {
+        Reader(JsonFactory factory, JsonParser p, byte[] payload, boolean android) {
             this.factory = factory;
             this.p = p;
             this.payload = payload;
+            this.android = android;
         }
 
-        ParsedChunk root() throws IOException, ChunkSchemaException {
+        /** A {@link ParsedChunk}, or a {@link ParsedAndroidChunk} when reading an Android trace chunk. */
+        Object root() throws IOException, ChunkSchemaException {
             JsonValues.expectObject(p, "the chunk");
             Fields seen = new Fields("");
             SentryUuid chunkId = null;
@@ -84,15 +99,29 @@ final class SampleV2Parser {
             String version = null;
             boolean hasSampledProfile = false;
             boolean hasChunkIdAlias = false;
+            long timestampNanos = 0;
+            ParsedAndroidChunk.SampledProfileText sampledProfile = null;
             while (p.nextToken() == JsonToken.FIELD_NAME) {
                 String name = p.currentName();
                 p.nextToken();
                 switch (name) {
                     case "sampled_profile" -> {
-                        // read only for the version dispatch, with the minimal parse's duplicate check
+                        // for V2, read only for the version dispatch, with the minimal parse's duplicate check
                         seen.mark(name);
                         hasSampledProfile = p.currentToken() != JsonToken.VALUE_NULL;
-                        p.skipChildren();
+                        if (android && hasSampledProfile) {
+                            sampledProfile = sampledProfileText();
+                        } else {
+                            p.skipChildren();
+                        }
+                    }
+                    case "timestamp" -> {
+                        if (android) {
+                            seen.mark(name);
+                            timestampNanos = JsonValues.timestampNanos(p, name);
+                        } else {
+                            p.skipChildren();
+                        }
                     }
                     case "chunk_id" -> {
                         seen.mark(name);
@@ -137,16 +166,51 @@ final class SampleV2Parser {
                     }
                     case "profile" -> {
                         seen.mark(name);
-                        profile();
+                        if (android) {
+                            p.skipChildren();
+                        } else {
+                            profile();
+                        }
                     }
                     default -> p.skipChildren();
                 }
+            }
+            if (android) {
+                seen.require("chunk_id", "profiler_id", "platform", "client_sdk", "release", "timestamp");
+                if (release == null) {
+                    throw new ChunkSchemaException("release: invalid type: null, expected a string");
+                }
+                return new ParsedAndroidChunk(chunkId, profilerId, platform, release, environment, clientSdk, version,
+                        debugImages, measurements, timestampNanos, sampledProfile);
             }
             seen.require("chunk_id", "profiler_id", "platform", "client_sdk", "version", "profile");
             return new ParsedChunk(chunkId, profilerId, platform, release, environment, clientSdk, version,
                     frames.toImmutableList(), stackOffsets, stackFrames, timestamps.toArray(),
                     stackIds.toArray(), threadIndices.toArray(), threadIds, threadMetadata, debugImages,
                     measurements, hasSampledProfile, hasChunkIdAlias);
+        }
+
+        /**
+         * The base64 string of {@code sampled_profile}, located in the payload rather than copied: it is most of an
+         * Android chunk. A string with JSON escapes (never written by an SDK) is unescaped into its own bytes.
+         */
+        private ParsedAndroidChunk.SampledProfileText sampledProfileText() throws IOException, ChunkSchemaException {
+            if (p.currentToken() != JsonToken.VALUE_STRING) {
+                throw JsonValues.wrongType(p, "sampled_profile", "a string");
+            }
+            long quote = p.currentTokenLocation().getByteOffset();
+            if (quote >= 0 && quote < payload.length && payload[(int) quote] == '"') {
+                int from = (int) quote + 1;
+                int to = from;
+                while (to < payload.length && payload[to] != '"' && payload[to] != '\\') {
+                    to++;
+                }
+                if (to < payload.length && payload[to] == '"') {
+                    return new ParsedAndroidChunk.SampledProfileText(payload, from, to);
+                }
+            }
+            byte[] text = JsonValues.string(p, "sampled_profile").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            return new ParsedAndroidChunk.SampledProfileText(text, 0, text.length);
         }
 
         private SentryUuid uuid(String path) throws IOException, ChunkSchemaException {

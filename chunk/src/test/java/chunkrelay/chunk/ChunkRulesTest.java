@@ -116,10 +116,10 @@ class ChunkRulesTest {
                     r.put("platform", "android");
                     r.remove("version");
                 }, PLATFORM_NOT_SUPPORTED, "Android"),
-                rejects("androidTraceChunkWithSampledProfileIsAndroidFormatNotSupported", r -> {
+                rejects("androidTraceChunkTakesTheArtPathWhereTimestampIsRequired", r -> {
                     r.put("platform", "android");
                     r.put("sampled_profile", "AAAA");
-                }, PLATFORM_NOT_SUPPORTED, "Android"),
+                }, INVALID_JSON, "timestamp"),
                 rejects("androidTraceVersionOnCocoaIsPlatformNotSupported", r -> {
                     r.put("platform", "cocoa");
                     r.put("version", "2.android-trace");

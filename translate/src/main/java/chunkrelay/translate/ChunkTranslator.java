@@ -42,8 +42,9 @@ import static chunkrelay.translate.OtlpAttributes.*;
  *
  * <p>Where each part of the chunk goes (attribute names in {@link OtlpAttributes}):
  * <ul>
- *   <li>frame: {@code Function} (name from {@code function}; file from {@code abs_path}, else
- *       {@code filename}, else {@code module}), {@code Line} ({@code lineno}, {@code colno}),
+ *   <li>frame: {@code Function} (name from {@code function}, qualified as {@code package.Class.method} for
+ *       Java and Android frames, whose JNI signature, when known, goes with that name into {@code system_name};
+ *       file from {@code abs_path}, else {@code filename}, else {@code module}), {@code Line} ({@code lineno}, {@code colno}),
  *       {@code Location} (address from {@code instruction_addr}; attributes {@code profile.frame.type}
  *       from the frame's platform else the chunk's, {@code sentry.frame.in_app},
  *       {@code sentry.frame.module}, {@code sentry.frame.platform} when the frame has its own);</li>
@@ -261,14 +262,24 @@ public class ChunkTranslator {
             return locationOfFrame[frameIndex] = dictionary.location(location.build());
         }
 
-        /** The function of a frame, or 0 when the frame names neither function nor file. */
+        /**
+         * The function of a frame, or 0 when the frame names neither function nor file. Frames of JVM platforms are
+         * named {@code package.Class.method} ({@link JvmFrameNames}), with the JNI signature in {@code system_name}
+         * when the frame has one (Android ART traces).
+         */
         private int function(Frame frame) {
-            int name = dictionary.string(frame.function());
+            String platform = frame.platform() != null ? frame.platform() : chunk.platform();
+            boolean jvm = platform != null && JvmFrameNames.isJvm(platform);
+            int name = dictionary.string(jvm ? JvmFrameNames.qualifiedName(frame) : frame.function());
             int file = dictionary.string(firstNonEmpty(frame.absPath(), frame.filename(), frame.module()));
             if (name == 0 && file == 0) {
                 return 0;
             }
-            return dictionary.function(Function.newBuilder().setNameStrindex(name).setFilenameStrindex(file).build());
+            Function.Builder function = Function.newBuilder().setNameStrindex(name).setFilenameStrindex(file);
+            if (jvm) {
+                function.setSystemNameStrindex(dictionary.string(JvmFrameNames.systemName(frame)));
+            }
+            return dictionary.function(function.build());
         }
 
         private int mapping(DebugImage image) {

@@ -5,6 +5,7 @@ import chunkrelay.chunk.Frame;
 import chunkrelay.chunk.Measurement;
 import chunkrelay.chunk.ProfileChunk;
 import io.opentelemetry.proto.common.v1.AnyValue;
+import io.opentelemetry.proto.profiles.v1development.Function;
 import io.opentelemetry.proto.profiles.v1development.KeyValueAndUnit;
 import io.opentelemetry.proto.profiles.v1development.Location;
 import io.opentelemetry.proto.profiles.v1development.Mapping;
@@ -206,6 +207,30 @@ class ChunkTranslatorTest {
         assertEquals(1, locations.get(0).getLines(0).getLine());
         assertEquals(2, locations.get(0).getLines(0).getColumn());
         assertEquals(0, locations.get(2).getLines(0).getLine(), "0 means unknown");
+    }
+
+    @Test
+    void namesJvmFramesPackageClassMethodWithTheJniSignatureAsSystemName() {
+        TestChunk chunk = new TestChunk().platform("android");
+        int art = chunk.frame(new Frame("onCreate", "io.example.Main", "Main.java", null, null, null, null, null, null,
+                "(Landroid/os/Bundle;)V"));
+        int inner = chunk.frame(new Frame("run", "io.example.Main", "io.example.Main$Worker", null, 7, null, null,
+                null, "java"));
+        int python = chunk.frame(new Frame("handle", "app", "app.py", null, 3, null, null, null, "python"));
+        twoSamplesOf(chunk, chunk.stack(art, inner, python), "1");
+
+        OtlpView view = translate(chunk.build());
+
+        List<Location> locations = view.locations(view.profile.getSamples(0));
+        List<Function> functions = locations.stream()
+                .map(l -> view.dictionary.getFunctionTable(l.getLines(0).getFunctionIndex())).toList();
+        assertEquals(List.of("io.example.Main.onCreate", "io.example.Main$Worker.run", "handle"),
+                functions.stream().map(f -> view.string(f.getNameStrindex())).toList());
+        assertEquals(List.of("io.example.Main.onCreate(Landroid/os/Bundle;)V", "", ""),
+                functions.stream().map(f -> view.string(f.getSystemNameStrindex())).toList());
+        assertEquals("io.example.Main", view.attributes(locations.get(0)).get(OtlpAttributes.SENTRY_FRAME_MODULE)
+                .getStringValue(), "the class stays in sentry.frame.module");
+        assertEquals("jvm", view.attributes(locations.get(0)).get(OtlpAttributes.PROFILE_FRAME_TYPE).getStringValue());
     }
 
     @Test

@@ -47,6 +47,12 @@ final class FixtureChunks {
         return normalise(path, Fixtures.bytes(path), new ChunkItemHeader(null, null, false));
     }
 
+    /** An Android ART trace chunk wrapping {@code trace} as the SDK sends it. */
+    static Normalised androidTraceChunk(String name, byte[] trace) {
+        return normalise(name, chunkrelay.chunk.fixtures.ArtTraces.wrappedChunk(trace),
+                new ChunkItemHeader("android", "application-json", false));
+    }
+
     /** The first profile_chunk item of a recorded request, e.g. {@code java-8.43.0/001}. */
     static Normalised sdkChunk(String request) {
         for (RecordedChunk recorded : Fixtures.sdkChunks()) {

@@ -5,6 +5,7 @@ import chunkrelay.chunk.ProfileChunk;
 import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
 import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.profiles.v1development.Sample;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -61,7 +62,7 @@ class FixtureTranslationTest {
             int stack = chunk.sampleStackId(s);
             for (int d = 0; d < chunk.stackDepth(stack); d++) {
                 Frame frame = chunk.frames().get(chunk.stackFrame(stack, d));
-                names.add(frame.function() == null ? "" : frame.function());
+                names.add(expectedName(chunk, frame));
             }
             expected.computeIfAbsent(chunk.threadId(chunk.sampleThreadIndex(s)), t -> new ArrayList<>())
                     .add(chunk.sampleTimestampNanos(s) + " " + names);
@@ -82,5 +83,31 @@ class FixtureTranslationTest {
         actual.values().forEach(timeline -> timeline.sort(byTimeThenStack));
         assertEquals(expected, actual);
         assertEquals(chunk.threadCount(), actual.size());
+    }
+
+    /** The frame's function, qualified by its class on JVM platforms (the Java SDK keeps inner classes in filename). */
+    private static String expectedName(ProfileChunk chunk, Frame frame) {
+        String function = frame.function() == null ? "" : frame.function();
+        boolean jvm = List.of("java", "android").contains(frame.platform() != null ? frame.platform() : chunk.platform());
+        if (!jvm || frame.module() == null || function.isEmpty()) {
+            return function;
+        }
+        String className = frame.filename() != null && frame.filename().startsWith(frame.module() + "$")
+                ? frame.filename() : frame.module();
+        return className + "." + function;
+    }
+
+    @Test
+    void namesJavaFunctionsByQualifiedClassAndMethodAsJvmProfilersDo() {
+        OtlpView view = new OtlpView(translate(FixtureChunks.sdkChunk("java-8.43.0/001").chunk()));
+        java.util.Set<String> names = new java.util.TreeSet<>();
+        for (Sample sample : view.profile.getSamplesList()) {
+            names.addAll(view.functionNames(sample));
+        }
+        assertTrue(names.contains("java.lang.Thread.run"), names.toString());
+        assertTrue(names.contains("java.lang.ref.Finalizer$FinalizerThread.run"), names.toString());
+        assertTrue(names.stream().anyMatch(n -> n.startsWith("io.sentry.") && n.matches("(\\w+\\.)+[A-Z][\\w$]*\\.[\\w$<>]+")),
+                names.toString());
+        assertTrue(names.stream().allMatch(n -> n.contains(".")), "every Java frame is qualified: " + names);
     }
 }

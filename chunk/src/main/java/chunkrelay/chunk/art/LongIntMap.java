@@ -1,0 +1,71 @@
+package chunkrelay.chunk.art;
+
+import java.util.Arrays;
+
+/** Open-addressing map from long keys to non-negative int values, without boxing; -1 means absent. */
+final class LongIntMap {
+    private long[] keys;
+    private int[] values;
+    private int size;
+
+    LongIntMap(int expected) {
+        int capacity = Integer.highestOneBit(Math.max(16, expected * 2 - 1)) << 1;
+        keys = new long[capacity];
+        values = new int[capacity];
+        Arrays.fill(values, -1);
+    }
+
+    int get(long key) {
+        int mask = keys.length - 1;
+        for (int slot = mix(key) & mask; ; slot = (slot + 1) & mask) {
+            if (values[slot] < 0) {
+                return -1;
+            }
+            if (keys[slot] == key) {
+                return values[slot];
+            }
+        }
+    }
+
+    void put(long key, int value) {
+        if ((size + 1) * 2 > keys.length) {
+            grow();
+        }
+        int mask = keys.length - 1;
+        for (int slot = mix(key) & mask; ; slot = (slot + 1) & mask) {
+            if (values[slot] < 0) {
+                keys[slot] = key;
+                values[slot] = value;
+                size++;
+                return;
+            }
+            if (keys[slot] == key) {
+                values[slot] = value;
+                return;
+            }
+        }
+    }
+
+    int size() {
+        return size;
+    }
+
+    private void grow() {
+        long[] oldKeys = keys;
+        int[] oldValues = values;
+        keys = new long[oldKeys.length * 2];
+        values = new int[oldKeys.length * 2];
+        Arrays.fill(values, -1);
+        size = 0;
+        for (int i = 0; i < oldKeys.length; i++) {
+            if (oldValues[i] >= 0) {
+                put(oldKeys[i], oldValues[i]);
+            }
+        }
+    }
+
+    private static int mix(long key) {
+        long h = key * 0x9E3779B97F4A7C15L;
+        return (int) (h ^ (h >>> 32));
+    }
+}
