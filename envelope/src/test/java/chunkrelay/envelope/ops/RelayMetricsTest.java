@@ -90,11 +90,19 @@ class RelayMetricsTest {
         PrometheusScrape after = PrometheusScrape.of(server.getURI());
         assertEquals(Map.of("200", (double) sdkRequests + invalid.size(), "400", 1.0, "401", 1.0, "415", 1.0),
                 after.byLabel("relay_envelopes_total", "status"));
-        assertEquals(Map.of("profiling_invalid_json", 2.0, "profiling_invalid_profile_type", 1.0,
-                        "profiling_platform_not_supported", 1.0, "profiling_invalid_sampled_profile", 1.0,
-                        "profiling_not_enough_samples", 1.0, "profiling_malformed_samples", 0.0,
-                        "profiling_malformed_stacks", 0.0, "profiling_duration_is_too_long", 0.0,
-                        "profiling_exceed_size_limit", 0.0, "internal_error", 0.0),
+        assertEquals(Map.ofEntries(
+                Map.entry("profiling_invalid_json", 2.0),
+                Map.entry("profiling_invalid_profile_type", 1.0),
+                Map.entry("profiling_platform_not_supported", 1.0),
+                Map.entry("profiling_invalid_sampled_profile", 1.0),
+                Map.entry("profiling_not_enough_samples", 1.0),
+                Map.entry("profiling_malformed_samples", 0.0),
+                Map.entry("profiling_malformed_stacks", 0.0),
+                Map.entry("profiling_duration_is_too_long", 0.0),
+                Map.entry("profiling_exceed_size_limit", 0.0),
+                Map.entry("internal_error", 0.0),
+                Map.entry("profiling_duration_is_zero", 0.0),
+                Map.entry("profiling_invalid_base64_value", 0.0)),
                 after.byLabel("relay_chunks_rejected_total", "reason"));
         assertEquals(Map.of("java", 2.0, "node", 4.0), after.byLabel("relay_chunks_accepted_total", "platform"));
         assertEquals(Map.of("profile_chunk", 6.0 + invalid.size(), "session", 2.0, "span", 2.0,

@@ -42,7 +42,8 @@ public final class OtlpProfileAssertions {
             throw new AssertionError(where + ": no OTLP profile to look at");
         }
         for (String function : expected.busyFunctions()) {
-            if (requests.stream().noneMatch(r -> r.getDictionary().getStringTableList().contains(function))) {
+            if (requests.stream().noneMatch(r -> r.getDictionary().getStringTableList().stream()
+                    .anyMatch(name -> names(name, function)))) {
                 throw new AssertionError(where + ": '" + function + "' is not in the string table of any of "
                         + requests.size() + " OTLP profile(s)");
             }
@@ -70,12 +71,17 @@ public final class OtlpProfileAssertions {
         return count;
     }
 
+    /** Whether a function name is {@code function}: as written, or qualified by its class on JVM platforms. */
+    private static boolean names(String name, String function) {
+        return name.equals(function) || name.endsWith("." + function);
+    }
+
     private static boolean stackThrough(ProfilesDictionary dictionary, Sample sample, String function) {
         for (int locationIndex : dictionary.getStackTable(sample.getStackIndex()).getLocationIndicesList()) {
             Location location = dictionary.getLocationTable(locationIndex);
             for (Line line : location.getLinesList()) {
                 int name = dictionary.getFunctionTable(line.getFunctionIndex()).getNameStrindex();
-                if (function.equals(dictionary.getStringTable(name))) {
+                if (names(dictionary.getStringTable(name), function)) {
                     return true;
                 }
             }
