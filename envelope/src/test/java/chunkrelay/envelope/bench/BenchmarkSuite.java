@@ -60,8 +60,9 @@ public final class BenchmarkSuite {
         if (!Files.isRegularFile(jar)) {
             throw new IllegalArgumentException("no relay jar at " + jar + " (build it with mvn package first)");
         }
-        // -Dbench.only=sizes,chunk-path,end-to-end,soak,memory runs some sections; all by default
-        Set<String> only = Set.of(System.getProperty("bench.only", "sizes,chunk-path,end-to-end,soak,memory")
+        // -Dbench.only=sizes,chunk-path,android,end-to-end,soak,memory runs some sections; all by default
+        Set<String> only = Set.of(System.getProperty("bench.only",
+                        "sizes,chunk-path,android,end-to-end,soak,memory")
                 .split(","));
         BenchmarkSuite suite = new BenchmarkSuite();
         suite.header();
@@ -70,6 +71,9 @@ public final class BenchmarkSuite {
         }
         if (only.contains("chunk-path")) {
             suite.chunkPath();
+        }
+        if (only.contains("android")) {
+            suite.android();
         }
         if (only.contains("end-to-end")) {
             suite.endToEnd(jar);
@@ -172,6 +176,36 @@ public final class BenchmarkSuite {
             target(chunk + " whole chunk path <= 3x Jackson pass", whole <= 3,
                     String.format(Locale.ROOT, "%.2fx wall (JMH), %.2fx CPU", whole, wholeCpu));
         }
+    }
+
+    private void android() throws Exception {
+        progress("JMH Android ART path: 4 benchmarks, 1 fork, 3+5 iterations of 1 s (about 40 s)");
+        Options options = new OptionsBuilder()
+                .include(ArtTraceBenchmark.class.getName() + "\\.")
+                .forks(1)
+                .warmupIterations(3).warmupTime(TimeValue.seconds(1))
+                .measurementIterations(5).measurementTime(TimeValue.seconds(1))
+                .jvmArgs("-Xmx1g")
+                .shouldFailOnError(true)
+                .verbosity(VerboseMode.SILENT)
+                .build();
+        Map<String, Double> medians = new HashMap<>();
+        for (RunResult result : new Runner(options).run()) {
+            String benchmark = result.getParams().getBenchmark();
+            medians.put(benchmark.substring(benchmark.lastIndexOf('.') + 1),
+                    result.getPrimaryResult().getStatistics().getPercentile(50));
+        }
+        int bytes = ArtTraceBenchmark.traceBytes();
+        double floor = medians.get("barePass");
+        out.printf("%nAndroid ART path (the fixtures' real sampling trace, %d bytes decoded; JMH sample time, median"
+                + " call; MB/s of decoded trace;%n  x floor = median / median of a bare pass reading every byte of the"
+                + " same trace once)%n", bytes);
+        out.printf("%-16s %12s %9s %9s%n", "stage", "p50 us", "MB/s", "x floor");
+        for (String stage : List.of("barePass", "parse", "parseAndReplay", "wholeChunk")) {
+            double median = medians.get(stage);
+            out.printf(Locale.ROOT, "%-16s %12.1f %9.1f %9.2f%n", stage, median, bytes / median, median / floor);
+        }
+        out.println("  wholeChunk: the chunk JSON as the SDK sends it (base64 trace inside) through ChunkProcessor");
     }
 
     private void endToEnd(Path jar) throws Exception {
