@@ -5,6 +5,7 @@ import chunkrelay.chunk.Frame;
 import chunkrelay.chunk.Measurement;
 import chunkrelay.chunk.ProfileChunk;
 import chunkrelay.chunk.ThreadMetadata;
+import chunkrelay.chunk.spans.SpanRecord;
 import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
 import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.common.v1.ArrayValue;
@@ -13,6 +14,7 @@ import io.opentelemetry.proto.common.v1.KeyValue;
 import io.opentelemetry.proto.common.v1.KeyValueList;
 import io.opentelemetry.proto.profiles.v1development.Function;
 import io.opentelemetry.proto.profiles.v1development.Line;
+import io.opentelemetry.proto.profiles.v1development.Link;
 import io.opentelemetry.proto.profiles.v1development.Location;
 import io.opentelemetry.proto.profiles.v1development.Mapping;
 import io.opentelemetry.proto.profiles.v1development.Profile;
@@ -26,6 +28,7 @@ import com.google.protobuf.ByteString;
 
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -37,7 +40,7 @@ import static chunkrelay.translate.OtlpAttributes.*;
  *
  * <p>Frames and stacks arrive indexed, so each is translated once, the first time a sample reaches it
  * (frames and stacks no sample reaches would be orphans in the dictionary and are left out); samples
- * are then plain array lookups, grouped by (stack, thread) into one {@link Sample} carrying all their
+ * are then plain array lookups, grouped by (stack, thread, link) into one {@link Sample} carrying all their
  * timestamps. Stateless and thread-safe.
  *
  * <p>Where each part of the chunk goes (attribute names in {@link OtlpAttributes}):
@@ -49,8 +52,10 @@ import static chunkrelay.translate.OtlpAttributes.*;
  *       from the frame's platform else the chunk's, {@code sentry.frame.in_app},
  *       {@code sentry.frame.module}, {@code sentry.frame.platform} when the frame has its own);</li>
  *   <li>debug image holding a frame's address: {@code Mapping} (range, {@code code_file}, ids);</li>
- *   <li>sample: a timestamp of the {@code Sample} of its (stack, thread), with {@code thread.id},
- *       {@code thread.name} and {@code sentry.thread.priority};</li>
+ *   <li>sample: a timestamp of the {@code Sample} of its (stack, thread, link), with {@code thread.id},
+ *       {@code thread.name} and {@code sentry.thread.priority}; the link is the innermost span of the context's
+ *       {@link SpanTimeline} covering the sample on its thread, and the profile then says how many samples were
+ *       linked ({@code sentry.profile.samples_linked}) and left unlinked as ambiguous;</li>
  *   <li>measurements: profile attributes {@code sentry.measurement.<name>};</li>
  *   <li>chunk id: {@code profile_id}; release, environment, SDK, platform, profiler id, project:
  *       resource attributes.</li>
@@ -77,17 +82,35 @@ public class ChunkTranslator {
      *                                  and Relay's normalisation never lets such a chunk through
      */
     public ExportProfilesServiceRequest translate(ProfileChunk chunk, TranslationContext context) {
+        return translateWithLinks(chunk, context).request();
+    }
+
+    /**
+     * The request and how its samples fared against the context's spans.
+     *
+     * @param linkedSamples    samples linked to a span
+     * @param unlinkedSamples  samples no span of their thread covers
+     * @param ambiguousSamples samples covered only by spans of their thread that do not nest, left unlinked
+     */
+    public record Translated(ExportProfilesServiceRequest request, int linkedSamples, int unlinkedSamples,
+                             int ambiguousSamples) {
+    }
+
+    /** As {@link #translate}, with the counts of linked and unlinked samples. */
+    public Translated translateWithLinks(ProfileChunk chunk, TranslationContext context) {
         if (chunk.sampleCount() == 0) {
             throw new IllegalArgumentException("chunk " + chunk.chunkId() + " has no samples");
         }
-        Translation translation = new Translation(chunk);
+        Translation translation = new Translation(chunk, context.spans());
         Profile profile = translation.profile();
-        return ExportProfilesServiceRequest.newBuilder()
+        ExportProfilesServiceRequest request = ExportProfilesServiceRequest.newBuilder()
                 .addResourceProfiles(ResourceProfiles.newBuilder()
                         .setResource(resource(chunk, context))
                         .addScopeProfiles(ScopeProfiles.newBuilder().setScope(scope).addProfiles(profile)))
                 .setDictionary(translation.dictionary.build())
                 .build();
+        return new Translated(request, translation.linked, chunk.sampleCount() - translation.linked
+                - translation.ambiguous, translation.ambiguous);
     }
 
     private static Resource resource(ProfileChunk chunk, TranslationContext context) {
@@ -134,13 +157,23 @@ public class ChunkTranslator {
         private final int[] stackOfStackId;
         /** Chunk thread index to the sample attribute indices; null until first reached. */
         private final int[][] attributesOfThread;
+        private final SpanTimeline spans;
+        /** Chunk thread index to its span answers; null until first reached. */
+        private final SpanTimeline.ThreadLinks[] linksOfThread;
+        /** Span index to link index; 0 until first reached. */
+        private final int[] linkOfSpan;
+        private int linked;
+        private int ambiguous;
 
-        Translation(ProfileChunk chunk) {
+        Translation(ProfileChunk chunk, SpanTimeline spans) {
             this.chunk = chunk;
             this.images = new DebugImageIndex(chunk.debugImages());
             this.locationOfFrame = filled(chunk.frames().size());
             this.stackOfStackId = filled(chunk.stackCount());
             this.attributesOfThread = new int[chunk.threadCount()][];
+            this.spans = spans;
+            this.linksOfThread = new SpanTimeline.ThreadLinks[chunk.threadCount()];
+            this.linkOfSpan = new int[spans.size()];
         }
 
         Profile profile() {
@@ -151,28 +184,33 @@ public class ChunkTranslator {
                     .setPeriod(period)
                     .setProfileId(ByteString.copyFrom(chunk.chunkId().toBytes()));
 
-            // group samples by (stack, thread) in first-seen order, then give each group its timestamps in one
+            // group samples by (stack, thread, link) in first-seen order, then give each group its timestamps in one
             // go: adding them one by one to protobuf builders costs more than the rest of the translation
             int n = chunk.sampleCount();
             LongIndex groups = new LongIndex(Math.min(n, 1 << 12));
+            LongIndex threadLinks = new LongIndex(64);
             int[] groupOf = new int[n];
             int[] groupSizes = new int[64];
             int[] groupStacks = new int[64];
             int[] groupThreads = new int[64];
+            int[] groupLinks = new int[64];
             long first = Long.MAX_VALUE;
             long last = Long.MIN_VALUE;
             for (int s = 0; s < n; s++) {
                 int stack = stack(chunk.sampleStackId(s));
                 int thread = chunk.sampleThreadIndex(s);
-                int group = groups.indexOf(((long) stack << 32) | thread);
+                int link = link(thread, chunk.sampleTimestampNanos(s));
+                int group = groups.indexOf(((long) stack << 32) | threadLinks.indexOf(((long) thread << 32) | link));
                 if (group == groupSizes.length) {
                     groupSizes = Arrays.copyOf(groupSizes, group * 2);
                     groupStacks = Arrays.copyOf(groupStacks, group * 2);
                     groupThreads = Arrays.copyOf(groupThreads, group * 2);
+                    groupLinks = Arrays.copyOf(groupLinks, group * 2);
                 }
                 groupSizes[group]++;
                 groupStacks[group] = stack;
                 groupThreads[group] = thread;
+                groupLinks[group] = link;
                 groupOf[s] = group;
                 long timestamp = chunk.sampleTimestampNanos(s);
                 first = Math.min(first, timestamp);
@@ -189,7 +227,7 @@ public class ChunkTranslator {
                 timestamps[filled[groupOf[s]]++] = chunk.sampleTimestampNanos(s);
             }
             for (int g = 0; g < groupCount; g++) {
-                Sample.Builder sample = Sample.newBuilder().setStackIndex(groupStacks[g]);
+                Sample.Builder sample = Sample.newBuilder().setStackIndex(groupStacks[g]).setLinkIndex(groupLinks[g]);
                 for (int attribute : threadAttributes(groupThreads[g])) {
                     sample.addAttributeIndices(attribute);
                 }
@@ -198,8 +236,41 @@ public class ChunkTranslator {
             }
             // the last sample stands for one period of execution, so the profile covers it too
             profile.setTimeUnixNano(first).setDurationNano(last - first + period);
+            if (!spans.isEmpty()) {
+                profile.addAttributeIndices(dictionary.attribute(SENTRY_SAMPLES_LINKED, linked));
+                profile.addAttributeIndices(dictionary.attribute(SENTRY_SAMPLES_AMBIGUOUS, ambiguous));
+            }
             measurements(profile);
             return profile.build();
+        }
+
+        /** The link index of a sample of thread {@code thread} at {@code timestamp}: 0 when no span links it. */
+        private int link(int thread, long timestamp) {
+            if (spans.isEmpty()) {
+                return 0;
+            }
+            SpanTimeline.ThreadLinks links = linksOfThread[thread];
+            if (links == null) {
+                links = linksOfThread[thread] = spans.forThread(chunk.threadId(thread), chunk.threadCount() == 1);
+            }
+            int span = links.spanAt(timestamp);
+            if (span == SpanTimeline.AMBIGUOUS) {
+                ambiguous++;
+                return 0;
+            }
+            if (span == SpanTimeline.UNLINKED) {
+                return 0;
+            }
+            linked++;
+            int known = linkOfSpan[span];
+            if (known != 0) {
+                return known;
+            }
+            SpanRecord record = spans.span(span);
+            return linkOfSpan[span] = dictionary.link(Link.newBuilder()
+                    .setTraceId(ByteString.copyFrom(HexFormat.of().parseHex(record.traceId())))
+                    .setSpanId(ByteString.copyFrom(HexFormat.of().parseHex(record.spanId())))
+                    .build());
         }
 
         private ValueType valueType(String type, String unit) {

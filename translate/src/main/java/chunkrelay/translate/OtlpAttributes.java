@@ -55,4 +55,8 @@ public final class OtlpAttributes {
      * {@code {timestamps: [double], values: [double]}} as the SDK sent them, the unit in UCUM.
      */
     public static final String SENTRY_MEASUREMENT_PREFIX = "sentry.measurement.";
+    /** Integer, only when spans of the profiler were known: samples linked to a span. */
+    public static final String SENTRY_SAMPLES_LINKED = "sentry.profile.samples_linked";
+    /** Integer, only when spans of the profiler were known: samples left unlinked because their spans do not nest. */
+    public static final String SENTRY_SAMPLES_AMBIGUOUS = "sentry.profile.samples_ambiguous";
 }

@@ -19,7 +19,11 @@ import io.opentelemetry.proto.profiles.v1development.ScopeProfiles;
 import io.opentelemetry.proto.profiles.v1development.Stack;
 import io.opentelemetry.proto.profiles.v1development.ValueType;
 
+import chunkrelay.chunk.spans.SpanRecord;
+
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HexFormat;
 import java.util.BitSet;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -63,6 +67,46 @@ public final class OtlpInvariants {
 
     public static List<Violation> check(ProfilesData data) {
         return new Checker(data.getResourceProfilesList(), data.getDictionary()).run();
+    }
+
+    /**
+     * Invariant 12, for a request translated with known spans: every linked sample's timestamps lie in the span it
+     * links to ({@code start <= t < end}) when that span is among {@code spans}.
+     */
+    public static List<Violation> checkLinkedTimestamps(ExportProfilesServiceRequest request,
+                                                        Collection<SpanRecord> spans) {
+        Map<String, SpanRecord> byIds = new HashMap<>();
+        for (SpanRecord span : spans) {
+            byIds.put(span.traceId() + span.spanId(), span);
+        }
+        List<Link> links = request.getDictionary().getLinkTableList();
+        List<Violation> violations = new ArrayList<>();
+        for (ResourceProfiles resource : request.getResourceProfilesList()) {
+            for (ScopeProfiles scope : resource.getScopeProfilesList()) {
+                for (Profile profile : scope.getProfilesList()) {
+                    for (Sample sample : profile.getSamplesList()) {
+                        int index = sample.getLinkIndex();
+                        if (index <= 0 || index >= links.size()) {
+                            continue;
+                        }
+                        Link link = links.get(index);
+                        String ids = HexFormat.of().formatHex(link.getTraceId().toByteArray())
+                                + HexFormat.of().formatHex(link.getSpanId().toByteArray());
+                        SpanRecord span = byIds.get(ids);
+                        if (span == null) {
+                            continue;
+                        }
+                        for (long timestamp : sample.getTimestampsUnixNanoList()) {
+                            if (!span.covers(timestamp)) {
+                                violations.add(new Violation(12, "a sample at " + timestamp + " links to span "
+                                        + span.spanId() + " [" + span.startNanos() + ", " + span.endNanos() + ")"));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return violations;
     }
 
     /** Throws an {@link AssertionError} listing every violation, if there is any. */
