@@ -139,6 +139,107 @@ public final class ChunkArchive implements AutoCloseable {
     }
 
     /**
+     * Archives the Sentry form of a chunk alone, for a relay that derives the OTLP form later
+     * ({@link #storeDerivedOtlp}): the chunk is safe once this returns. {@link ArchiveResult#DUPLICATE} when the
+     * Sentry object already existed.
+     *
+     * @param metadata as {@link ArchiveEntry#metadata()}
+     * @throws ArchiveUnavailableException when the bucket could not be written within the deadline
+     */
+    public ArchiveResult archiveSentryForm(ArchiveKey key, byte[] sentryPayload, Map<String, String> metadata) {
+        String stem = settings.prefix() + key.stem();
+        if (recentlyArchived.getIfPresent(stem) != null) {
+            return ArchiveResult.DUPLICATE;
+        }
+        Deadline deadline = new Deadline(settings.deadline());
+        ensureBucket(deadline);
+        String writeId = UUID.randomUUID().toString();
+        boolean created = putIfAbsent(stem + SENTRY_SUFFIX + settings.compression().suffix(),
+                settings.compression().compress(sentryPayload), "application/json",
+                metadata(key, metadata, writeId), writeId, deadline, new Attempts());
+        recentlyArchived.put(stem, Boolean.TRUE);
+        return created ? ArchiveResult.STORED : ArchiveResult.DUPLICATE;
+    }
+
+    /**
+     * Writes the OTLP form derived from an archived Sentry form, once: {@link ArchiveResult#DUPLICATE} when it
+     * exists already (another replica or an earlier attempt derived it), so that only one writer forwards it.
+     *
+     * @throws ArchiveUnavailableException when the bucket could not be written within the deadline
+     */
+    public ArchiveResult storeDerivedOtlp(ArchiveKey key, byte[] otlpPayload, Map<String, String> metadata) {
+        Deadline deadline = new Deadline(settings.deadline());
+        ensureBucket(deadline);
+        String writeId = UUID.randomUUID().toString();
+        boolean created = putIfAbsent(settings.prefix() + key.stem() + OTLP_SUFFIX + settings.compression().suffix(),
+                settings.compression().compress(otlpPayload), "application/x-protobuf",
+                metadata(key, metadata, writeId), writeId, deadline, new Attempts());
+        return created ? ArchiveResult.STORED : ArchiveResult.DUPLICATE;
+    }
+
+    /** The decompressed Sentry form of a chunk by its key, empty when it is not archived. */
+    public Optional<byte[]> readSentry(ArchiveKey key) {
+        String stem = settings.prefix() + key.stem() + SENTRY_SUFFIX;
+        for (ArchiveCompression compression : ArchiveCompression.values()) {
+            String full = stem + compression.suffix();
+            Optional<byte[]> stored = withRetries("read " + full, new Deadline(settings.deadline()), new Attempts(),
+                    timeout -> {
+                        try {
+                            return Optional.of(s3.getObjectAsBytes(b -> b.bucket(settings.bucket()).key(full)
+                                    .overrideConfiguration(o -> o.apiCallTimeout(timeout))).asByteArray());
+                        } catch (NoSuchKeyException e) {
+                            return Optional.<byte[]>empty();
+                        }
+                    });
+            if (stored.isPresent()) {
+                return Optional.of(compression.decompress(stored.get()));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Chunks of a project and day whose Sentry form is archived and whose OTLP form is not (yet) derived, with when
+     * their Sentry object was written.
+     */
+    public List<UnderivedChunk> listUnderived(String projectId, LocalDate day) {
+        ArchiveKey.checkPart("project id", projectId);
+        List<UnderivedChunk> underived = new ArrayList<>();
+        for (Map.Entry<String, ChunkObjects> e : listStems(projectId, day).entrySet()) {
+            ChunkObjects objects = e.getValue();
+            if (objects.otlp == null && objects.sentry != null) {
+                String[] parts = e.getKey().split("/", 2);
+                underived.add(new UnderivedChunk(new ArchiveKey(projectId, day, parts[0], parts[1]),
+                        objects.sentryWrittenAt));
+            }
+        }
+        return underived;
+    }
+
+    /** The project ids that have objects in the archive (the top-level folders that are numbers). */
+    public List<String> listProjects() {
+        Deadline deadline = new Deadline(settings.deadline());
+        ensureBucket(deadline);
+        List<String> projects = new ArrayList<>();
+        String continuation = null;
+        do {
+            String token = continuation;
+            ListObjectsV2Response page = withRetries("list " + settings.prefix(), deadline, new Attempts(),
+                    timeout -> s3.listObjectsV2(b -> b.bucket(settings.bucket()).prefix(settings.prefix())
+                            .delimiter("/").continuationToken(token)
+                            .overrideConfiguration(o -> o.apiCallTimeout(timeout))));
+            page.commonPrefixes().forEach(p -> {
+                String name = p.prefix().substring(settings.prefix().length(), p.prefix().length() - 1);
+                if (name.matches("[0-9]{1,20}")) {
+                    projects.add(name);
+                }
+            });
+            continuation = Boolean.TRUE.equals(page.isTruncated()) ? page.nextContinuationToken() : null;
+        } while (continuation != null);
+        return projects;
+    }
+
+    /**
      * Keeps a payload the relay failed on (a bug, not a bad input) so that it can be processed again once fixed:
      * {@code {prefix}quarantine/{project}/{yyyy-mm-dd of today, UTC}/{chunk id or "unknown"}-{random}.sentry.json.zst},
      * with the failure in the metadata {@code reason}. Returns the key.
@@ -345,20 +446,7 @@ public final class ChunkArchive implements AutoCloseable {
     }
 
     private void listDay(String projectId, LocalDate day, List<ArchivedChunk> into) {
-        String dayPrefix = settings.prefix() + projectId + "/" + day + "/";
-        Map<String, ChunkObjects> byStem = new LinkedHashMap<>();
-        String continuation = null;
-        do {
-            String token = continuation;
-            ListObjectsV2Response page = withRetries("list " + dayPrefix, new Deadline(settings.deadline()),
-                    new Attempts(), timeout -> s3.listObjectsV2(b -> b.bucket(settings.bucket()).prefix(dayPrefix)
-                            .continuationToken(token).overrideConfiguration(o -> o.apiCallTimeout(timeout))));
-            for (S3Object object : page.contents()) {
-                collect(object.key(), dayPrefix.length(), byStem);
-            }
-            continuation = Boolean.TRUE.equals(page.isTruncated()) ? page.nextContinuationToken() : null;
-        } while (continuation != null);
-        for (Map.Entry<String, ChunkObjects> e : byStem.entrySet()) {
+        for (Map.Entry<String, ChunkObjects> e : listStems(projectId, day).entrySet()) {
             ChunkObjects objects = e.getValue();
             if (objects.otlp == null) {
                 continue;
@@ -369,8 +457,27 @@ public final class ChunkArchive implements AutoCloseable {
         }
     }
 
-    /** Files an object under its stem ({@code {profiler}/{chunk}} below the day) by its suffix. */
-    private static void collect(String key, int dayPrefixLength, Map<String, ChunkObjects> byStem) {
+    /** The objects of one project and day, by stem ({@code {profiler}/{chunk}} below the day). */
+    private Map<String, ChunkObjects> listStems(String projectId, LocalDate day) {
+        String dayPrefix = settings.prefix() + projectId + "/" + day + "/";
+        Map<String, ChunkObjects> byStem = new LinkedHashMap<>();
+        String continuation = null;
+        do {
+            String token = continuation;
+            ListObjectsV2Response page = withRetries("list " + dayPrefix, new Deadline(settings.deadline()),
+                    new Attempts(), timeout -> s3.listObjectsV2(b -> b.bucket(settings.bucket()).prefix(dayPrefix)
+                            .continuationToken(token).overrideConfiguration(o -> o.apiCallTimeout(timeout))));
+            for (S3Object object : page.contents()) {
+                collect(object, dayPrefix.length(), byStem);
+            }
+            continuation = Boolean.TRUE.equals(page.isTruncated()) ? page.nextContinuationToken() : null;
+        } while (continuation != null);
+        return byStem;
+    }
+
+    /** Files an object under its stem by its suffix. */
+    private static void collect(S3Object object, int dayPrefixLength, Map<String, ChunkObjects> byStem) {
+        String key = object.key();
         String rest = key.substring(dayPrefixLength);
         for (ArchiveCompression c : ArchiveCompression.values()) {
             if (rest.endsWith(OTLP_SUFFIX + c.suffix())) {
@@ -378,7 +485,9 @@ public final class ChunkArchive implements AutoCloseable {
                 return;
             }
             if (rest.endsWith(SENTRY_SUFFIX + c.suffix())) {
-                objects(byStem, rest, SENTRY_SUFFIX + c.suffix()).sentry = key;
+                ChunkObjects objects = objects(byStem, rest, SENTRY_SUFFIX + c.suffix());
+                objects.sentry = key;
+                objects.sentryWrittenAt = object.lastModified();
                 return;
             }
         }
@@ -500,11 +609,15 @@ public final class ChunkArchive implements AutoCloseable {
     }
 
     private Map<String, String> metadata(ArchiveEntry entry, String writeId) {
+        return metadata(entry.key(), entry.metadata(), writeId);
+    }
+
+    private Map<String, String> metadata(ArchiveKey key, Map<String, String> given, String writeId) {
         Map<String, String> metadata = new HashMap<>();
-        entry.metadata().forEach((name, value) -> metadata.put(name, headerSafe(value)));
-        metadata.put(ArchiveEntry.PROJECT, entry.key().projectId());
-        metadata.put(ArchiveEntry.PROFILER_ID, entry.key().profilerId());
-        metadata.put(ArchiveEntry.CHUNK_ID, entry.key().chunkId());
+        given.forEach((name, value) -> metadata.put(name, headerSafe(value)));
+        metadata.put(ArchiveEntry.PROJECT, key.projectId());
+        metadata.put(ArchiveEntry.PROFILER_ID, key.profilerId());
+        metadata.put(ArchiveEntry.CHUNK_ID, key.chunkId());
         metadata.put(WRITE_ID, writeId);
         return metadata;
     }
@@ -585,6 +698,7 @@ public final class ChunkArchive implements AutoCloseable {
     private static final class ChunkObjects {
         String otlp;
         String sentry;
+        Instant sentryWrittenAt;
         boolean delivered;
         boolean replay;
     }
