@@ -1,6 +1,7 @@
 package chunkrelay.envelope;
 
 import chunkrelay.envelope.auth.ProjectIds;
+import chunkrelay.envelope.pipeline.ChunkDerivations;
 import chunkrelay.envelope.forward.ReplayCommand;
 import chunkrelay.envelope.forward.ReplaySummary;
 
@@ -103,6 +104,9 @@ public final class ReplayCli {
                         + " replay to");
                 return USAGE;
             }
+            // chunks archived but not derived (a relay stopped inside their link window) get their OTLP form first
+            context.getBean(ChunkDerivations.class).deriveForReplay(arguments.projectId(), arguments.from(),
+                    arguments.to());
             ReplaySummary summary = context.getBean(ReplayCommand.class)
                     .replay(arguments.projectId(), arguments.from(), arguments.to());
             out.println(summary.describe());

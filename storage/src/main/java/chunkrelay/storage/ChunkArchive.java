@@ -216,27 +216,42 @@ public final class ChunkArchive implements AutoCloseable {
         return underived;
     }
 
+    /** The days that hold chunks of a project (its day folders), oldest first. */
+    public List<LocalDate> listDays(String projectId) {
+        ArchiveKey.checkPart("project id", projectId);
+        List<LocalDate> days = new ArrayList<>();
+        for (String folder : listFolders(settings.prefix() + projectId + "/")) {
+            try {
+                days.add(LocalDate.parse(folder));
+            } catch (java.time.format.DateTimeParseException notADay) {
+                LOG.debug("not a day folder under project {}: {}", projectId, folder);
+            }
+        }
+        return days;
+    }
+
     /** The project ids that have objects in the archive (the top-level folders that are numbers). */
     public List<String> listProjects() {
+        return listFolders(settings.prefix()).stream().filter(name -> name.matches("[0-9]{1,20}")).toList();
+    }
+
+    /** The names of the folders directly under {@code fullPrefix}, in key order. */
+    private List<String> listFolders(String fullPrefix) {
         Deadline deadline = new Deadline(settings.deadline());
         ensureBucket(deadline);
-        List<String> projects = new ArrayList<>();
+        List<String> folders = new ArrayList<>();
         String continuation = null;
         do {
             String token = continuation;
-            ListObjectsV2Response page = withRetries("list " + settings.prefix(), deadline, new Attempts(),
-                    timeout -> s3.listObjectsV2(b -> b.bucket(settings.bucket()).prefix(settings.prefix())
+            ListObjectsV2Response page = withRetries("list " + fullPrefix, deadline, new Attempts(),
+                    timeout -> s3.listObjectsV2(b -> b.bucket(settings.bucket()).prefix(fullPrefix)
                             .delimiter("/").continuationToken(token)
                             .overrideConfiguration(o -> o.apiCallTimeout(timeout))));
-            page.commonPrefixes().forEach(p -> {
-                String name = p.prefix().substring(settings.prefix().length(), p.prefix().length() - 1);
-                if (name.matches("[0-9]{1,20}")) {
-                    projects.add(name);
-                }
-            });
+            page.commonPrefixes().forEach(p ->
+                    folders.add(p.prefix().substring(fullPrefix.length(), p.prefix().length() - 1)));
             continuation = Boolean.TRUE.equals(page.isTruncated()) ? page.nextContinuationToken() : null;
         } while (continuation != null);
-        return projects;
+        return folders;
     }
 
     /**

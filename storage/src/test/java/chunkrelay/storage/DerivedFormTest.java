@@ -87,6 +87,8 @@ class DerivedFormTest {
             archive.storeObject("spans/7/abc/x", new byte[1]);
             archive.quarantine("7", null, new byte[1], "test");
             assertEquals(List.of("42", "7"), archive.listProjects());
+            archive.archiveSentryForm(entry("7", DAY.minusDays(3), 5).key(), new byte[] {'{', '}'}, Map.of());
+            assertEquals(List.of(DAY.minusDays(3), DAY), archive.listDays("7"));
             assertEquals(java.util.Optional.empty(), archive.readSentry(entry("42", DAY, 99).key()));
         }
     }

@@ -9,6 +9,8 @@ import chunkrelay.envelope.pipeline.ProfileChunkItem;
 import chunkrelay.envelope.auth.ProjectRateLimiter;
 import chunkrelay.envelope.auth.ProjectRegistry;
 import chunkrelay.envelope.errors.RelayError;
+import chunkrelay.chunk.spans.SpanItems;
+import chunkrelay.envelope.links.SpanIntake;
 import chunkrelay.envelope.upstream.ForwardedItem;
 import chunkrelay.envelope.upstream.UpstreamEnvelope;
 import chunkrelay.envelope.upstream.UpstreamForwarder;
@@ -51,9 +53,11 @@ public class EnvelopeIngest {
     private final ChunkMemoryBudget budget;
     private final ProjectRateLimiter rateLimiter;
     private final UpstreamForwarder upstream;
+    private final SpanIntake spans;
 
     public EnvelopeIngest(RelayLimits limits, ProjectRegistry projects, ChunkPipeline pipeline, MeterRegistry meters,
-                          ChunkMemoryBudget budget, ProjectRateLimiter rateLimiter, UpstreamForwarder upstream) {
+                          ChunkMemoryBudget budget, ProjectRateLimiter rateLimiter, UpstreamForwarder upstream,
+                          SpanIntake spans) {
         this.limits = limits;
         this.projects = projects;
         this.pipeline = pipeline;
@@ -61,6 +65,7 @@ public class EnvelopeIngest {
         this.budget = budget;
         this.rateLimiter = rateLimiter;
         this.upstream = upstream;
+        this.spans = spans;
     }
 
     /**
@@ -119,6 +124,7 @@ public class EnvelopeIngest {
         ProfileLimit profileLimit = new ProfileLimit(limits.maxChunkBytes());
         List<String> types = new ArrayList<>();
         List<ForwardedItem> passedOn = new ArrayList<>();
+        List<SpanIntake.SpanItem> spanItems = new ArrayList<>();
         ItemHeader item;
         while ((item = reader.nextItem()) != null) {
             types.add(item.type());
@@ -139,6 +145,13 @@ public class EnvelopeIngest {
                     profileLimit.apply(item, reader.lastPayloadSize());
                 }
                 passedOn.add(forwardedItem(item, Objects.requireNonNull(payload)));
+                if (SpanItems.carriesSpans(item.type())) {
+                    spanItems.add(new SpanIntake.SpanItem(item.type(), payload));
+                }
+            } else if (SpanItems.carriesSpans(item.type())) {
+                // read for the span index only; dropped after, as every item without an upstream
+                byte[] payload = reader.readPayload(limits.maxEnvelopeBytes(), forwarded);
+                spanItems.add(new SpanIntake.SpanItem(item.type(), Objects.requireNonNull(payload)));
             } else {
                 long size = reader.skipPayload();
                 if (item.isProfile()) {
@@ -154,6 +167,8 @@ public class EnvelopeIngest {
             meters.counter("relay.envelope.items", "type", KNOWN_ITEM_TYPES.contains(type) ? type : "unknown",
                     "outcome", chunk ? "pipeline" : upstream.enabled() ? "upstream" : "dropped").increment();
         }
+        // spans first, so that a chunk in the same envelope links to them
+        spans.take(projectId, spanItems);
         if (!chunks.isEmpty()) {
             rateLimiter.acquire(projectId, chunks.size(), chunks.stream().mapToLong(c -> c.payload().length).sum(),
                     category(chunks.get(0)));

@@ -2,6 +2,8 @@ package chunkrelay.envelope.pipeline;
 
 import chunkrelay.envelope.forward.ChunkForwarder;
 import chunkrelay.envelope.auth.ProjectRegistry;
+import chunkrelay.envelope.links.LinkedSpans;
+import chunkrelay.envelope.links.LinksConfig;
 
 import chunkrelay.chunk.ChunkOutcome;
 import chunkrelay.chunk.ChunkProcessor;
@@ -23,14 +25,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * The chunk path: validate and normalise (Relay's rules), translate to OTLP, archive both forms, then hand the
- * OTLP form to the forwarder. It returns only once both forms are stored, so a 200 never loses a chunk; when the
+ * The chunk path: validate and normalise (Relay's rules), translate to OTLP with links to the spans known, archive
+ * both forms, then hand the OTLP form to the forwarder. With a link window ({@code relay.links.window}) only the
+ * Sentry form is archived here and {@link ChunkDerivations} derives the OTLP form when the window ends, so that spans
+ * sent after the chunk still link. It returns only once the chunk is stored, so a 200 never loses a chunk; when the
  * archive cannot take it, the client gets 503 and retries. An invalid chunk is an outcome (logged and counted by
  * Relay's reason name), not an HTTP error, as in Relay. A valid chunk archived recently ({@link RecentChunks}) is
  * counted as a duplicate and goes no further than its parse.
@@ -53,10 +55,14 @@ public class ArchivingChunkPipeline implements ChunkPipeline {
     private final Counter archiveDuplicates;
     private final Counter archiveFailures;
     private final Counter internalErrors;
+    private final LinksConfig links;
+    private final LinkedSpans spans;
+    private final ChunkDerivations derivations;
 
     public ArchivingChunkPipeline(ChunkProcessor processor, ChunkTranslator translator, ChunkArchive archive,
                                   ChunkForwarder forwarder, ProjectRegistry projects, RelayVersion version,
-                                  MeterRegistry meters, RecentChunks recent) {
+                                  MeterRegistry meters, RecentChunks recent, LinksConfig links, LinkedSpans spans,
+                                  ChunkDerivations derivations) {
         this.processor = processor;
         this.translator = translator;
         this.archive = archive;
@@ -65,6 +71,10 @@ public class ArchivingChunkPipeline implements ChunkPipeline {
         this.version = version;
         this.meters = meters;
         this.recent = recent;
+        this.links = links;
+        this.spans = spans;
+        this.derivations = derivations;
+        LinkMeters.register(meters);
         // every outcome's meter exists from the start, at zero, so dashboards and alerts see it before it happens
         for (ChunkRejectionReason reason : ChunkRejectionReason.values()) {
             meters.counter("relay.chunks.rejected", "reason", reason.relayName());
@@ -126,28 +136,44 @@ public class ArchivingChunkPipeline implements ChunkPipeline {
     }
 
     private void store(ProfileChunkItem item, ProfileChunk chunk) {
+        ArchiveKey key = ArchiveKey.of(Long.toString(item.projectId()),
+                Instant.ofEpochSecond(0, chunk.sampleTimestampNanos(0)), chunk.profilerId().toHex(),
+                chunk.chunkId().toHex());
+        if (links.deferred()) {
+            storeSentryForm(item, chunk, key);
+        } else {
+            storeBothForms(item, chunk, key);
+        }
+    }
+
+    /** Link window on: the Sentry form now (the 200 means it is safe), the OTLP form when the window ends. */
+    private void storeSentryForm(ProfileChunkItem item, ProfileChunk chunk, ArchiveKey key) {
+        ArchiveResult result = archived(key, () -> archive.archiveSentryForm(key, item.payload(),
+                ArchivedMetadata.of(chunk, version)));
+        recent.archived(item.projectId(), chunk.chunkId().toHex());
+        if (result == ArchiveResult.DUPLICATE) {
+            archiveDuplicates.increment();
+            return;
+        }
+        meters.counter("relay.chunks.accepted", "platform", Platform.metricTag(chunk.platform())).increment();
+        derivations.schedule(item.projectId(), key, chunk, item.payload().length, item.receivedAt());
+    }
+
+    /** No link window: both forms before the answer, linked with the spans this relay knows now. */
+    private void storeBothForms(ProfileChunkItem item, ProfileChunk chunk, ArchiveKey key) {
         TranslationContext context = TranslationContext.forProject(item.projectId())
-                .withServiceName(projects.serviceName(item.projectId()));
-        byte[] otlp;
+                .withServiceName(projects.serviceName(item.projectId()))
+                .withSpans(spans.forChunk(item.projectId(), chunk, false));
+        ChunkTranslator.Translated translated;
         try {
-            otlp = timed("translate", () -> translator.translate(chunk, context).toByteArray());
+            translated = timed("translate", () -> translator.translateWithLinks(chunk, context));
         } catch (RuntimeException | StackOverflowError e) {
             quarantine(item, e);
             return;
         }
-        ArchiveKey key = ArchiveKey.of(Long.toString(item.projectId()),
-                Instant.ofEpochSecond(0, chunk.sampleTimestampNanos(0)), chunk.profilerId().toHex(),
-                chunk.chunkId().toHex());
-        ArchiveEntry entry = new ArchiveEntry(key, item.payload(), otlp, metadata(chunk));
-        ArchiveResult result;
-        try {
-            result = timed("archive", () -> archive.archive(entry));
-        } catch (ArchiveUnavailableException e) {
-            archiveFailures.increment();
-            LOG.warn("archive unavailable for chunk {} of project {}: {}", key.chunkId(), key.projectId(),
-                    e.getMessage());
-            throw new ChunkPipelineUnavailableException("archive unavailable: " + e.getMessage());
-        }
+        byte[] otlp = translated.request().toByteArray();
+        ArchiveEntry entry = new ArchiveEntry(key, item.payload(), otlp, ArchivedMetadata.of(chunk, version));
+        ArchiveResult result = archived(key, () -> archive.archive(entry));
         recent.archived(item.projectId(), chunk.chunkId().toHex());
         if (result == ArchiveResult.DUPLICATE) {
             // archived (and handed to the forwarder) before: the SDK retried or the chunk was sent twice
@@ -155,21 +181,22 @@ public class ArchivingChunkPipeline implements ChunkPipeline {
             return;
         }
         meters.counter("relay.chunks.accepted", "platform", Platform.metricTag(chunk.platform())).increment();
+        LinkMeters.record(meters, translated);
         timed("forward", () -> {
             forwarder.forward(key, otlp);
             return null;
         });
     }
 
-    private Map<String, String> metadata(ProfileChunk chunk) {
-        Map<String, String> metadata = new HashMap<>();
-        metadata.put(ArchiveEntry.PLATFORM, chunk.platform());
-        if (chunk.release() != null) {
-            metadata.put(ArchiveEntry.RELEASE, chunk.release());
+    private ArchiveResult archived(ArchiveKey key, Supplier<ArchiveResult> write) {
+        try {
+            return timed("archive", write);
+        } catch (ArchiveUnavailableException e) {
+            archiveFailures.increment();
+            LOG.warn("archive unavailable for chunk {} of project {}: {}", key.chunkId(), key.projectId(),
+                    e.getMessage());
+            throw new ChunkPipelineUnavailableException("archive unavailable: " + e.getMessage());
         }
-        metadata.put(ArchiveEntry.SAMPLE_COUNT, Integer.toString(chunk.sampleCount()));
-        metadata.put(ArchiveEntry.RELAY_VERSION, version.version());
-        return metadata;
     }
 
     private <T> T timed(String stage, Supplier<T> work) {

@@ -1,6 +1,10 @@
 package chunkrelay.envelope.ingest;
 
 import chunkrelay.envelope.pipeline.ChunkPipeline;
+import chunkrelay.envelope.links.LinksConfig;
+import chunkrelay.envelope.links.SpanIndex;
+import chunkrelay.envelope.links.SpanIntake;
+import chunkrelay.envelope.links.SpanLog;
 import chunkrelay.envelope.upstream.UpstreamConfig;
 import chunkrelay.envelope.upstream.UpstreamForwarder;
 import chunkrelay.envelope.auth.ProjectRateLimiter;
@@ -68,11 +72,15 @@ class EnvelopeFuzzTest {
         UpstreamForwarder noUpstream = new UpstreamForwarder(new UpstreamConfig("", false, 1, 1, Duration.ofHours(1),
                 Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ofSeconds(1),
                 Duration.ofSeconds(1), Duration.ofSeconds(1), 1), null, meters);
+        // spans are read and indexed as in the relay; with the span log off nothing reaches a bucket
+        LinksConfig links = new LinksConfig(Duration.ZERO, 100_000, Duration.ofMinutes(10), 0, Duration.ofMinutes(1),
+                1, false);
+        SpanIntake spans = new SpanIntake(new SpanIndex(links, meters), new SpanLog(null, meters), links, meters);
         EnvelopeIngest defaults = new EnvelopeIngest(defaultLimits, projects, pipeline, meters,
-                new ChunkMemoryBudget(defaultLimits, CAPACITY), unlimited, noUpstream);
+                new ChunkMemoryBudget(defaultLimits, CAPACITY), unlimited, noUpstream, spans);
         RelayLimits smallLimits = new RelayLimits(1 << 20, 64 << 10, 4 << 10, 1 << 20);
         EnvelopeIngest small = new EnvelopeIngest(smallLimits, projects, pipeline, meters,
-                new ChunkMemoryBudget(smallLimits, CAPACITY), unlimited, noUpstream);
+                new ChunkMemoryBudget(smallLimits, CAPACITY), unlimited, noUpstream, spans);
         ContentDecoding decoding = new ContentDecoding(smallLimits, meters);
         EnvelopeMutator mutator = new EnvelopeMutator(SEED);
         Random random = mutator.random();

@@ -52,12 +52,17 @@ class RealSdkEndToEndTest {
              TestUpstream upstream = new TestUpstream();
              RunningRelay relay = RunningRelay.start(s3, Map.of("relay.otlp.endpoint", receiver.endpoint(),
                      "relay.projects." + PROJECT_ID + ".keys", List.of(PUBLIC_KEY),
-                     "relay.upstream.url", upstream.uri().toString()));
+                     "relay.upstream.url", upstream.uri().toString(),
+                     // the trace-links path: the OTLP form after a short window, with the span log
+                     "relay.links.window", "2s", "relay.links.span-log", "true"));
              EnvelopeRecorder hop = EnvelopeRecorder.forwardingTo(new RelayTarget(relay.uri(), PROJECT_ID,
                      PUBLIC_KEY))) {
             SdkRunner.Run run = sdk.run(hop.target());
             ProfileChunkAssertions.assertEveryEnvelopeAccepted(sdk.sdk(), hop.envelopes());
             ProfileChunkAssertions.assertBusyWorkProfiled(sdk.expectedProfile(), hop.profileChunks());
+            int sentChunks = hop.profileChunkPayloads().size();
+            RunningRelay.await(sdk.sdk() + " chunks derived after their link window", FORWARDING_WAIT,
+                    () -> relay.archivedChunks().size() >= sentChunks);
 
             List<ArchivedChunk> archived = assertArchivedInBothForms(sdk.sdk(), relay, hop.profileChunkPayloads());
             List<ExportProfilesServiceRequest> otlp = new ArrayList<>();
@@ -68,6 +73,7 @@ class RealSdkEndToEndTest {
             }
             OtlpProfileAssertions.assertBusyWorkProfiled(sdk.expectedProfile(), otlp);
             assertForwarded(sdk.sdk(), relay, archived, receiver);
+            assertLinkedSamplesForwarded(sdk.sdk(), receiver);
             assertPassedUpstream(sdk.sdk(), upstream);
             System.out.println("[sdk-e2e] " + run.timings() + ", " + hop.envelopes().size() + " envelopes, "
                     + hop.profileChunks().size() + " chunks sent, " + archived.size() + " archived and forwarded");
@@ -102,6 +108,22 @@ class RealSdkEndToEndTest {
             throw new AssertionError(sdk + " SDK, step 'otlp': the OTLP form of " + chunk.key().stem()
                     + " does not decode: " + e.getMessage(), e);
         }
+    }
+
+    /** Some forwarded sample links to a span of the SDK's own trace (a transaction, or span items). */
+    private static void assertLinkedSamplesForwarded(String sdk, OtlpReceiver receiver) {
+        long linked = receiver.received().stream()
+                .flatMap(r -> r.request().getResourceProfilesList().stream())
+                .flatMap(r -> r.getScopeProfilesList().stream())
+                .flatMap(s -> s.getProfilesList().stream())
+                .flatMap(p -> p.getSamplesList().stream())
+                .filter(sample -> sample.getLinkIndex() != 0)
+                .mapToLong(sample -> sample.getTimestampsUnixNanoCount())
+                .sum();
+        if (linked == 0) {
+            throw new AssertionError(sdk + " SDK, step 'links': no forwarded sample links to a span of its trace");
+        }
+        System.out.println("[sdk-e2e] " + sdk + ": " + linked + " forwarded samples linked to spans");
     }
 
     /**

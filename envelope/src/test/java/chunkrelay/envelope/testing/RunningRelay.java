@@ -94,11 +94,14 @@ public final class RunningRelay implements AutoCloseable {
     }
 
     public static List<ArchivedChunk> archivedChunks(ChunkArchive archive, Map<String, String> objects) {
-        // keys are {project}/{yyyy-mm-dd}/...: list each day that has objects
+        // chunk keys are {project}/{yyyy-mm-dd}/...: list each day that has objects (the relay's own folders, such
+        // as the span log and the upstream spool, are not projects)
         TreeSet<String> projectDays = new TreeSet<>();
         for (String key : objects.keySet()) {
             String[] parts = key.split("/");
-            projectDays.add(parts[0] + "/" + parts[1]);
+            if (parts.length > 2 && parts[0].matches("[0-9]+")) {
+                projectDays.add(parts[0] + "/" + parts[1]);
+            }
         }
         return projectDays.stream().flatMap(projectDay -> {
             String[] parts = projectDay.split("/");

@@ -1,0 +1,43 @@
+package chunkrelay.envelope.links;
+
+import io.micronaut.context.annotation.ConfigurationProperties;
+import io.micronaut.core.bind.annotation.Bindable;
+
+import java.time.Duration;
+
+/**
+ * Trace links, {@code relay.links.*}.
+ *
+ * @param window            how long after receipt a chunk's OTLP form is derived, so that spans sent after the
+ *                          chunk (a transaction is sent when it ends) still link; {@code 0} derives it at once,
+ *                          before the answer, with the spans this relay knows by then
+ * @param maxSpans          spans held in the index at most (all profilers together)
+ * @param maxAge            how long a span is held after it ended, and how long a v2 child waits for its segment
+ * @param maxPendingBytes   chunk payload bytes held in memory while they wait for their window (0: a tenth of the
+ *                          heap); beyond it a chunk is read back from the archive when its window ends
+ * @param recoveryInterval  how often the bucket is searched for archived chunks whose OTLP form is missing
+ * @param derivationThreads threads that derive OTLP forms after their window (0: half the cores, at least one)
+ * @param spanLog           whether spans are also appended to the span log in the bucket (for other replicas,
+ *                          restarts and replay)
+ */
+@ConfigurationProperties("relay.links")
+public record LinksConfig(@Bindable(defaultValue = "30s") Duration window,
+                          @Bindable(defaultValue = "500000") long maxSpans,
+                          @Bindable(defaultValue = "10m") Duration maxAge,
+                          @Bindable(defaultValue = "0") long maxPendingBytes,
+                          @Bindable(defaultValue = "60s") Duration recoveryInterval,
+                          @Bindable(defaultValue = "0") int derivationThreads,
+                          @Bindable(defaultValue = "true") boolean spanLog) {
+
+    public boolean deferred() {
+        return !window.isZero() && !window.isNegative();
+    }
+
+    public long pendingBytesLimit() {
+        return maxPendingBytes > 0 ? maxPendingBytes : Runtime.getRuntime().maxMemory() / 10;
+    }
+
+    public int threads() {
+        return derivationThreads > 0 ? derivationThreads : Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
+    }
+}

@@ -1,0 +1,24 @@
+package chunkrelay.envelope.pipeline;
+
+import chunkrelay.chunk.ProfileChunk;
+import chunkrelay.storage.ArchiveEntry;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/** The user metadata both archived forms of a chunk carry: platform, release, sample count, relay version. */
+final class ArchivedMetadata {
+    private ArchivedMetadata() {
+    }
+
+    static Map<String, String> of(ProfileChunk chunk, RelayVersion version) {
+        Map<String, String> metadata = new HashMap<>();
+        metadata.put(ArchiveEntry.PLATFORM, chunk.platform());
+        if (chunk.release() != null) {
+            metadata.put(ArchiveEntry.RELEASE, chunk.release());
+        }
+        metadata.put(ArchiveEntry.SAMPLE_COUNT, Integer.toString(chunk.sampleCount()));
+        metadata.put(ArchiveEntry.RELAY_VERSION, version.version());
+        return metadata;
+    }
+}

@@ -1,0 +1,286 @@
+package chunkrelay.envelope.pipeline;
+
+import chunkrelay.chunk.ChunkItemHeader;
+import chunkrelay.chunk.ChunkOutcome;
+import chunkrelay.chunk.ChunkProcessor;
+import chunkrelay.chunk.ProfileChunk;
+import chunkrelay.envelope.auth.ProjectRegistry;
+import chunkrelay.envelope.forward.ChunkForwarder;
+import chunkrelay.envelope.links.LinkedSpans;
+import chunkrelay.envelope.links.LinksConfig;
+import chunkrelay.storage.ArchiveKey;
+import chunkrelay.storage.ArchiveResult;
+import chunkrelay.storage.ArchiveUnavailableException;
+import chunkrelay.storage.ChunkArchive;
+import chunkrelay.storage.UnderivedChunk;
+import chunkrelay.translate.ChunkTranslator;
+import chunkrelay.translate.TranslationContext;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micronaut.runtime.event.annotation.EventListener;
+import io.micronaut.runtime.server.event.ServerStartupEvent;
+import jakarta.annotation.PreDestroy;
+import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Derives the OTLP form of chunks whose Sentry form is archived, after their link window: translate with the spans
+ * known by then (this relay's index and the span log), write the OTLP object once (a conditional write, so that
+ * when two replicas race only one writes and only that one forwards), then forward it.
+ *
+ * <p>A chunk waits in memory while the pending bytes stay under {@code relay.links.max-pending-bytes}; beyond it
+ * only its key waits, and it is read back from the archive when its window ends. Nothing pending is lost with the
+ * process: a recovery pass, at start and every {@code relay.links.recovery-interval}, derives every recent chunk
+ * ({@link #recover}) whose Sentry form is older than its window and whose OTLP form is missing. On a graceful stop
+ * the chunks still waiting are derived at once, with the spans known then.
+ */
+@Singleton
+public class ChunkDerivations {
+    private static final Logger LOG = LoggerFactory.getLogger(ChunkDerivations.class);
+    /** A chunk is left to its own relay for this long after its window before a recovery pass takes it. */
+    static final Duration RECOVERY_GRACE = Duration.ofSeconds(10);
+    private static final Duration RETRY = Duration.ofSeconds(5);
+    /** The newest day folders of a project a recovery pass looks at, besides today and yesterday. */
+    private static final int RECENT_DAY_FOLDERS = 2;
+    private static final Duration STOP_BUDGET = Duration.ofSeconds(20);
+
+    private final LinksConfig config;
+    private final ChunkArchive archive;
+    private final ChunkProcessor processor;
+    private final ChunkTranslator translator;
+    private final LinkedSpans spans;
+    private final ChunkForwarder forwarder;
+    private final ProjectRegistry projects;
+    private final RelayVersion version;
+    private final MeterRegistry meters;
+    private final ScheduledThreadPoolExecutor scheduler;
+    private final Map<String, Pending> pending = new ConcurrentHashMap<>();
+    private final AtomicLong pendingBytes = new AtomicLong();
+    private volatile boolean stopping;
+
+    /** A chunk waiting for its window; {@code chunk} is null when it is to be read back from the archive. */
+    private record Pending(long projectId, ArchiveKey key, ProfileChunk chunk, long bytes) {
+    }
+
+    @Inject
+    public ChunkDerivations(LinksConfig config, ChunkArchive archive, ChunkProcessor processor,
+                            ChunkTranslator translator, LinkedSpans spans, ChunkForwarder forwarder,
+                            ProjectRegistry projects, RelayVersion version, MeterRegistry meters) {
+        this.config = config;
+        this.archive = archive;
+        this.processor = processor;
+        this.translator = translator;
+        this.spans = spans;
+        this.forwarder = forwarder;
+        this.projects = projects;
+        this.version = version;
+        this.meters = meters;
+        this.scheduler = new ScheduledThreadPoolExecutor(config.threads(), runnable -> {
+            Thread thread = new Thread(runnable, "chunk-derivation");
+            thread.setDaemon(true);
+            return thread;
+        });
+        scheduler.setRemoveOnCancelPolicy(true);
+        meters.gauge("relay.derivations.pending", pending, Map::size);
+        for (String when : List.of("window", "recovery", "stop")) {
+            meters.counter("relay.chunks.derived", "when", when);
+        }
+        meters.counter("relay.derivations.duplicates");
+        meters.counter("relay.derivations.failures");
+    }
+
+    /** The recovery passes run in the server only; the command line derives what it needs itself. */
+    @EventListener
+    void onStartup(ServerStartupEvent event) {
+        if (config.deferred()) {
+            long interval = config.recoveryInterval().toMillis();
+            scheduler.scheduleWithFixedDelay(this::recover, Math.min(interval, 2_000), interval,
+                    TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** Derives the chunk's OTLP form when its window ends. */
+    public void schedule(long projectId, ArchiveKey key, ProfileChunk chunk, long payloadBytes, Instant receivedAt) {
+        boolean keep = pendingBytes.addAndGet(payloadBytes) <= config.pendingBytesLimit();
+        if (!keep) {
+            pendingBytes.addAndGet(-payloadBytes);
+        }
+        Pending waiting = new Pending(projectId, key, keep ? chunk : null, keep ? payloadBytes : 0);
+        pending.put(key.stem(), waiting);
+        long delay = Math.max(0, Duration.between(Instant.now(), receivedAt.plus(config.window())).toMillis());
+        scheduler.schedule(() -> deriveWaiting(waiting, "window"), delay, TimeUnit.MILLISECONDS);
+    }
+
+    private void deriveWaiting(Pending waiting, String when) {
+        if (pending.get(waiting.key().stem()) != waiting) {
+            return;
+        }
+        try {
+            derive(waiting.projectId(), waiting.key(), waiting.chunk(), when, true);
+            release(waiting);
+        } catch (ArchiveUnavailableException e) {
+            meters.counter("relay.derivations.failures").increment();
+            if (stopping) {
+                release(waiting);
+                return;
+            }
+            LOG.warn("deriving chunk {} of project {} failed, retrying in {}: {}", waiting.key().chunkId(),
+                    waiting.projectId(), RETRY, e.getMessage());
+            scheduler.schedule(() -> deriveWaiting(waiting, when), RETRY.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (RuntimeException | StackOverflowError e) {
+            meters.counter("relay.derivations.failures").increment();
+            LOG.error("deriving chunk {} of project {} failed; its Sentry form stays archived", waiting.key().chunkId(),
+                    waiting.projectId(), e);
+            release(waiting);
+        }
+    }
+
+    private void release(Pending waiting) {
+        if (pending.remove(waiting.key().stem(), waiting)) {
+            pendingBytes.addAndGet(-waiting.bytes());
+        }
+    }
+
+    /**
+     * Translates, writes the OTLP object once and forwards it.
+     *
+     * @param chunk   the normalised chunk, or null to read its Sentry form back from the archive
+     * @param forward whether to hand it to the forwarder (replay sends what it derives itself)
+     */
+    void derive(long projectId, ArchiveKey key, ProfileChunk chunk, String when, boolean forward) {
+        ProfileChunk normalised = chunk != null ? chunk : readBack(key);
+        if (normalised == null) {
+            return;
+        }
+        TranslationContext context = TranslationContext.forProject(projectId)
+                .withServiceName(projects.serviceName(projectId))
+                .withSpans(spans.forChunk(projectId, normalised, true));
+        ChunkTranslator.Translated translated = translator.translateWithLinks(normalised, context);
+        byte[] otlp = translated.request().toByteArray();
+        ArchiveResult result = archive.storeDerivedOtlp(key, otlp, ArchivedMetadata.of(normalised, version));
+        if (result == ArchiveResult.DUPLICATE) {
+            // another replica, or an earlier attempt of ours, derived and forwarded it
+            meters.counter("relay.derivations.duplicates").increment();
+            return;
+        }
+        LinkMeters.record(meters, translated);
+        meters.counter("relay.chunks.derived", "when", when).increment();
+        if (forward) {
+            forwarder.forward(key, otlp);
+        }
+    }
+
+    private ProfileChunk readBack(ArchiveKey key) {
+        byte[] payload = archive.readSentry(key).orElse(null);
+        if (payload == null) {
+            return null;
+        }
+        ChunkOutcome outcome = processor.process(payload, new ChunkItemHeader(null, null, false));
+        if (outcome instanceof ChunkOutcome.Accepted accepted) {
+            return accepted.chunk();
+        }
+        // it was accepted once: only a changed relay can reject it now, and that is the relay's bug
+        throw new IllegalStateException("archived chunk " + key.stem() + " no longer passes: " + outcome);
+    }
+
+    /**
+     * One recovery pass: derives the chunks whose Sentry form was written more than the window and a grace period
+     * ago and whose OTLP form is missing, unless this relay is waiting for them itself. It looks at the days a
+     * recent chunk can be filed under: today and yesterday (UTC), and each project's newest day folders (chunks are
+     * filed by their first sample, which the SDK's clock dates, and a replayed recording is dated when it was
+     * recorded). Returns how many it derived.
+     */
+    public int recover() {
+        if (stopping) {
+            return 0;
+        }
+        int derived = 0;
+        try {
+            Instant due = Instant.now().minus(config.window()).minus(RECOVERY_GRACE);
+            LocalDate today = LocalDate.now(ZoneOffset.UTC);
+            for (String project : archive.listProjects()) {
+                List<LocalDate> present = archive.listDays(project);
+                Set<LocalDate> days = new TreeSet<>(present.subList(Math.max(0, present.size() - RECENT_DAY_FOLDERS),
+                        present.size()));
+                days.add(today.minusDays(1));
+                days.add(today);
+                for (LocalDate day : days) {
+                    for (UnderivedChunk underived : archive.listUnderived(project, day)) {
+                        if (stopping) {
+                            return derived;
+                        }
+                        if (underived.sentryWrittenAt().isAfter(due) || pending.containsKey(underived.key().stem())) {
+                            continue;
+                        }
+                        try {
+                            derive(Long.parseLong(project), underived.key(), null, "recovery", true);
+                            derived++;
+                        } catch (RuntimeException | StackOverflowError e) {
+                            meters.counter("relay.derivations.failures").increment();
+                            LOG.error("recovering chunk {} failed", underived.key().stem(), e);
+                        }
+                    }
+                }
+            }
+        } catch (ArchiveUnavailableException e) {
+            LOG.warn("recovery pass stopped, archive unavailable: {}", e.getMessage());
+        }
+        return derived;
+    }
+
+    /**
+     * Derives, without forwarding, the chunks of a project and days whose OTLP form is missing and whose window has
+     * passed, so that {@code replay} finds and sends them. Returns how many it derived.
+     *
+     * @throws ArchiveUnavailableException when the archive cannot be read or written
+     */
+    public int deriveForReplay(String projectId, LocalDate from, LocalDate to) {
+        Instant due = Instant.now().minus(config.window()).minus(RECOVERY_GRACE);
+        int derived = 0;
+        for (LocalDate day = from; !day.isAfter(to); day = day.plusDays(1)) {
+            for (UnderivedChunk underived : archive.listUnderived(projectId, day)) {
+                if (!underived.sentryWrittenAt().isAfter(due)) {
+                    derive(Long.parseLong(projectId), underived.key(), null, "recovery", false);
+                    derived++;
+                }
+            }
+        }
+        return derived;
+    }
+
+    public int pendingCount() {
+        return pending.size();
+    }
+
+    /** Derives what still waits, within a budget; what is left is for the next start's recovery pass. */
+    @PreDestroy
+    void stop() {
+        stopping = true;
+        scheduler.shutdownNow();
+        long deadline = System.nanoTime() + STOP_BUDGET.toNanos();
+        List<Pending> waiting = new ArrayList<>(pending.values());
+        for (Pending p : waiting) {
+            if (System.nanoTime() > deadline) {
+                LOG.warn("{} chunks left underived at stop; the next recovery pass derives them",
+                        pending.size());
+                return;
+            }
+            deriveWaiting(p, "stop");
+        }
+    }
+}

@@ -1,0 +1,22 @@
+package chunkrelay.envelope.pipeline;
+
+import chunkrelay.translate.ChunkTranslator;
+import io.micrometer.core.instrument.MeterRegistry;
+
+/** How a translated chunk's samples fared against the spans: linked, or unlinked for lack of a span or ambiguity. */
+final class LinkMeters {
+    private LinkMeters() {
+    }
+
+    static void register(MeterRegistry meters) {
+        meters.counter("relay.samples.linked");
+        meters.counter("relay.samples.unlinked", "why", "no_span");
+        meters.counter("relay.samples.unlinked", "why", "ambiguous");
+    }
+
+    static void record(MeterRegistry meters, ChunkTranslator.Translated translated) {
+        meters.counter("relay.samples.linked").increment(translated.linkedSamples());
+        meters.counter("relay.samples.unlinked", "why", "no_span").increment(translated.unlinkedSamples());
+        meters.counter("relay.samples.unlinked", "why", "ambiguous").increment(translated.ambiguousSamples());
+    }
+}

@@ -1,0 +1,273 @@
+package chunkrelay.envelope.links;
+
+import chunkrelay.chunk.fixtures.Fixtures;
+import chunkrelay.chunk.fixtures.RecordedItem;
+import chunkrelay.chunk.spans.SpanItems;
+import chunkrelay.chunk.spans.SpanRecord;
+import chunkrelay.envelope.testing.ForkedRelay;
+import chunkrelay.envelope.testing.OtlpReceiver;
+import chunkrelay.envelope.testing.PrometheusScrape;
+import chunkrelay.envelope.testing.RelayClient;
+import chunkrelay.envelope.testing.RunningRelay;
+import chunkrelay.storage.ArchiveSettings;
+import chunkrelay.storage.ArchivedChunk;
+import chunkrelay.storage.ChunkArchive;
+import chunkrelay.storage.EmbeddedS3Server;
+import chunkrelay.translate.OtlpInvariants;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
+import io.opentelemetry.proto.profiles.v1development.KeyValueAndUnit;
+import io.opentelemetry.proto.profiles.v1development.Link;
+import io.opentelemetry.proto.profiles.v1development.Profile;
+import io.opentelemetry.proto.profiles.v1development.ProfilesDictionary;
+import io.opentelemetry.proto.profiles.v1development.Sample;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Issue 14 through the running relay: the recorded SDK envelopes replayed in every order link the samples of the
+ * chunks to the spans of the same SDK, the OTLP form is derived after the link window and never rewritten, derivations
+ * survive a SIGKILL, and a replica that never saw the transaction links through the span log.
+ */
+class TraceLinksTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String JAVA_CHUNK_1 = "java-8.43.0/001";
+    private static final String JAVA_TRANSACTION = "java-8.43.0/002";
+    private static final String JAVA_CHUNK_2 = "java-8.43.0/003";
+    private static final Duration WAIT = Duration.ofSeconds(40);
+    /** Main-thread samples inside the recorded transaction (trace-links research note, section 4). */
+    private static final Map<String, Integer> JAVA_LINKED = Map.of(JAVA_CHUNK_1, 965, JAVA_CHUNK_2, 469);
+
+    private static Map<String, Object> window(String window) {
+        return Map.of("relay.links.window", window, "relay.links.span-log", "true");
+    }
+
+    private static void send(RelayClient client, String request) {
+        RelayClient.Answer answer = client.replay(Fixtures.sdkRequest(request));
+        assertEquals(200, answer.status(), request + ": " + answer.raw());
+    }
+
+    private static String chunkId(String request) {
+        try {
+            return JSON.readTree(Fixtures.sdkChunks().stream().filter(c -> c.request().equals(request))
+                    .findFirst().orElseThrow().payload()).path("chunk_id").asText();
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private static List<SpanRecord> spansOf(String request) {
+        List<SpanRecord> spans = new ArrayList<>();
+        for (RecordedItem item : Fixtures.sdkItems()) {
+            if (item.request().equals(request) && SpanItems.carriesSpans(item.type())) {
+                spans.addAll(SpanItems.read(item.type(), item.payload()).spans());
+            }
+        }
+        return spans;
+    }
+
+    /** The OTLP form of each derived chunk, by the request that carried the chunk. */
+    private static Map<String, ExportProfilesServiceRequest> derived(ChunkArchive archive, List<ArchivedChunk> chunks,
+                                                                     String... requests) throws IOException {
+        Map<String, ExportProfilesServiceRequest> byRequest = new TreeMap<>();
+        for (String request : requests) {
+            ArchivedChunk chunk = chunks.stream().filter(c -> c.key().chunkId().equals(chunkId(request)))
+                    .findFirst().orElseThrow(() -> new AssertionError(request + "'s chunk is not derived"));
+            byRequest.put(request, ExportProfilesServiceRequest.parseFrom(archive.readOtlp(chunk)));
+        }
+        return byRequest;
+    }
+
+    /** Linked samples by span id; fails when a linked sample is not on {@code thread}. */
+    private static Map<String, Integer> linkedBySpan(ExportProfilesServiceRequest request, long thread) {
+        ProfilesDictionary dictionary = request.getDictionary();
+        Map<String, Integer> counts = new TreeMap<>();
+        Profile profile = request.getResourceProfiles(0).getScopeProfiles(0).getProfiles(0);
+        for (Sample sample : profile.getSamplesList()) {
+            if (sample.getLinkIndex() == 0) {
+                continue;
+            }
+            Link link = dictionary.getLinkTable(sample.getLinkIndex());
+            counts.merge(HexFormat.of().formatHex(link.getSpanId().toByteArray()), sample.getTimestampsUnixNanoCount(),
+                    Integer::sum);
+            long sampleThread = sample.getAttributeIndicesList().stream().map(dictionary::getAttributeTable)
+                    .filter(a -> dictionary.getStringTable(a.getKeyStrindex()).equals("thread.id"))
+                    .mapToLong(a -> a.getValue().getIntValue()).findFirst().orElse(-1);
+            assertEquals(thread, sampleThread, "a linked sample of another thread");
+        }
+        return counts;
+    }
+
+    private static long profileAttribute(ExportProfilesServiceRequest request, String key) {
+        ProfilesDictionary dictionary = request.getDictionary();
+        Profile profile = request.getResourceProfiles(0).getScopeProfiles(0).getProfiles(0);
+        for (int index : profile.getAttributeIndicesList()) {
+            KeyValueAndUnit attribute = dictionary.getAttributeTable(index);
+            if (dictionary.getStringTable(attribute.getKeyStrindex()).equals(key)) {
+                return attribute.getValue().getIntValue();
+            }
+        }
+        return -1;
+    }
+
+    /** Sends the Java capture in {@code order}, lets the window pass, and returns the linked counts per chunk. */
+    private static Map<String, Map<String, Integer>> javaLinksSentInOrder(List<String> order) throws Exception {
+        try (EmbeddedS3Server s3 = EmbeddedS3Server.inMemory();
+             RunningRelay relay = RunningRelay.start(s3, window("3s"))) {
+            order.forEach(request -> send(relay.client(), request));
+            RunningRelay.await("both chunks derived", WAIT, () -> relay.archivedChunks().size() == 2);
+            Map<String, ExportProfilesServiceRequest> otlp = derived(relay.archive(), relay.archivedChunks(),
+                    JAVA_CHUNK_1, JAVA_CHUNK_2);
+            List<SpanRecord> spans = spansOf(JAVA_TRANSACTION);
+            Map<String, Map<String, Integer>> links = new TreeMap<>();
+            otlp.forEach((request, form) -> {
+                OtlpInvariants.assertValid(form);
+                assertEquals(List.of(), OtlpInvariants.checkLinkedTimestamps(form, spans));
+                Map<String, Integer> bySpan = linkedBySpan(form, 1);
+                links.put(request, bySpan);
+                assertEquals(JAVA_LINKED.get(request), bySpan.values().stream().mapToInt(Integer::intValue).sum(),
+                        request);
+                assertEquals((long) JAVA_LINKED.get(request), profileAttribute(form, "sentry.profile.samples_linked"));
+            });
+            PrometheusScrape scrape = PrometheusScrape.of(relay.uri());
+            assertEquals(965 + 469, scrape.value("relay_samples_linked_total"));
+            assertEquals(2, scrape.value("relay_chunks_derived_total", "when", "window"));
+            assertEquals(3, scrape.value("relay_spans_indexed_total"));
+            assertEquals(0, scrape.value("relay_derivations_pending"));
+            assertTrue(scrape.value("relay_span_log_writes_total", "outcome", "stored") >= 1);
+            return links;
+        }
+    }
+
+    @Test
+    void javaCaptureLinksMainThreadSamplesOfBothChunksToTheInnermostSpanWhateverTheOrder() throws Exception {
+        Map<String, Map<String, Integer>> inOrder = javaLinksSentInOrder(
+                List.of(JAVA_CHUNK_1, JAVA_TRANSACTION, JAVA_CHUNK_2));
+        // the transaction's root, phase-1 and phase-2 all hold samples of the first chunk
+        assertEquals(3, inOrder.get(JAVA_CHUNK_1).size(), "innermost spans: " + inOrder);
+        assertEquals(inOrder, javaLinksSentInOrder(List.of(JAVA_TRANSACTION, JAVA_CHUNK_1, JAVA_CHUNK_2)));
+        assertEquals(inOrder, javaLinksSentInOrder(List.of(JAVA_CHUNK_1, JAVA_CHUNK_2, JAVA_TRANSACTION)));
+    }
+
+    @Test
+    void nodeCaptureWithSpansBeforeTheChunkLinksItsOnlyThreadAtOnce() throws Exception {
+        try (EmbeddedS3Server s3 = EmbeddedS3Server.inMemory();
+             RunningRelay relay = RunningRelay.start(s3, Map.of())) {
+            for (String request : List.of("node-11.1.0/001", "node-11.1.0/002", "node-11.1.0/003")) {
+                send(relay.client(), request);
+            }
+            // window 0: derived before the answer, from what this relay knows
+            Map<String, ExportProfilesServiceRequest> otlp = derived(relay.archive(), relay.archivedChunks(),
+                    "node-11.1.0/003");
+            Map<String, Integer> bySpan = linkedBySpan(otlp.get("node-11.1.0/003"), 0);
+            assertEquals(Map.of("99834c68c4c58ec7", 425, "89bc23525521a8b4", 528, "b23a96e17925a443", 1), bySpan);
+        }
+    }
+
+    @Test
+    void spanArrivingAfterTheWindowChangesNothingAlreadyWritten() throws Exception {
+        try (EmbeddedS3Server s3 = EmbeddedS3Server.inMemory();
+             OtlpReceiver receiver = OtlpReceiver.start();
+             RunningRelay relay = RunningRelay.start(s3, Map.of("relay.links.window", "1s",
+                     "relay.links.span-log", "true", "relay.otlp.endpoint", receiver.endpoint()))) {
+            send(relay.client(), JAVA_CHUNK_1);
+            RunningRelay.await("the chunk derived", WAIT, () -> relay.archivedChunks().size() == 1);
+            ArchivedChunk chunk = relay.archivedChunks().get(0);
+            byte[] before = relay.archive().readOtlp(chunk);
+            RunningRelay.await("the chunk forwarded", WAIT, () -> receiver.received().size() == 1);
+
+            send(relay.client(), JAVA_TRANSACTION);
+            Thread.sleep(2_500);
+            assertArrayEquals(before, relay.archive().readOtlp(relay.archivedChunks().get(0)));
+            assertEquals(Map.of(), linkedBySpan(ExportProfilesServiceRequest.parseFrom(before), 1));
+            assertEquals(1, receiver.received().size(), "forwarded once, never again for a late span");
+        }
+    }
+
+    @Test
+    void chunksInsideTheirWindowAtASigkillAreDerivedOnceWithLinksAfterARestart(@TempDir Path work) throws Exception {
+        try (EmbeddedS3Server s3 = EmbeddedS3Server.inMemory()) {
+            String[] storage = storage(s3);
+            try (ForkedRelay relay = ForkedRelay.start(256, work, with(storage, "relay.links.window=10m",
+                    "relay.links.span-log=true"))) {
+                RelayClient client = new RelayClient(relay.base());
+                for (String request : List.of(JAVA_CHUNK_1, JAVA_TRANSACTION, JAVA_CHUNK_2)) {
+                    send(client, request);
+                }
+            }
+            // close() is SIGKILL: both chunks were answered 200 and are archived in their Sentry form only
+            try (ChunkArchive archive = new ChunkArchive(settings(s3))) {
+                int underived = 0;
+                for (LocalDate day : archive.listDays("1")) {
+                    assertEquals(List.of(), archive.list("1", day, day));
+                    underived += archive.listUnderived("1", day).size();
+                }
+                assertEquals(2, underived);
+            }
+            try (OtlpReceiver receiver = OtlpReceiver.start();
+                 ForkedRelay restarted = ForkedRelay.start(256, Files.createDirectories(work.resolve("second")),
+                         with(storage,
+                         "relay.links.window=1s", "relay.links.span-log=true", "relay.links.recovery-interval=2s",
+                         "relay.otlp.endpoint=" + receiver.endpoint()))) {
+                RunningRelay.await("the recovery pass forwards both chunks", WAIT,
+                        () -> receiver.received().size() >= 2);
+                Thread.sleep(3_000);
+                assertEquals(2, receiver.received().size(), "each chunk forwarded once");
+                Map<String, Integer> linked = new HashMap<>();
+                for (OtlpReceiver.Received received : receiver.received()) {
+                    ExportProfilesServiceRequest request = received.request();
+                    String chunk = HexFormat.of().formatHex(request.getResourceProfiles(0).getScopeProfiles(0)
+                            .getProfiles(0).getProfileId().toByteArray());
+                    linked.put(chunk, linkedBySpan(request, 1).values().stream().mapToInt(Integer::intValue).sum());
+                }
+                assertEquals(Map.of(chunkId(JAVA_CHUNK_1), 965, chunkId(JAVA_CHUNK_2), 469), linked,
+                        "linked through the span log the killed relay wrote");
+            }
+        }
+    }
+
+    @Test
+    void replicaThatNeverSawTheTransactionLinksThroughTheSpanLog() throws Exception {
+        try (EmbeddedS3Server s3 = EmbeddedS3Server.inMemory();
+             RunningRelay first = RunningRelay.start(s3, window("3s"));
+             RunningRelay second = RunningRelay.start(s3, window("3s"))) {
+            send(first.client(), JAVA_CHUNK_1);
+            send(second.client(), JAVA_TRANSACTION);
+            RunningRelay.await("the chunk derived", WAIT, () -> first.archivedChunks().size() == 1);
+            ExportProfilesServiceRequest otlp = derived(first.archive(), first.archivedChunks(), JAVA_CHUNK_1)
+                    .get(JAVA_CHUNK_1);
+            assertEquals(965, linkedBySpan(otlp, 1).values().stream().mapToInt(Integer::intValue).sum());
+        }
+    }
+
+    private static String[] storage(EmbeddedS3Server s3) {
+        return RunningRelay.storageProperties(s3).entrySet().stream()
+                .map(e -> e.getKey() + "=" + e.getValue()).toArray(String[]::new);
+    }
+
+    private static String[] with(String[] base, String... more) {
+        List<String> all = new ArrayList<>(List.of(base));
+        all.addAll(List.of(more));
+        return all.toArray(String[]::new);
+    }
+
+    private static ArchiveSettings settings(EmbeddedS3Server s3) {
+        return s3.applyTo(ArchiveSettings.defaults()).withBucket(RunningRelay.BUCKET);
+    }
+}
