@@ -22,7 +22,7 @@ import java.time.Duration;
  */
 @ConfigurationProperties("relay.links")
 public record LinksConfig(@Bindable(defaultValue = "30s") Duration window,
-                          @Bindable(defaultValue = "500000") long maxSpans,
+                          @Bindable(defaultValue = "100000") long maxSpans,
                           @Bindable(defaultValue = "10m") Duration maxAge,
                           @Bindable(defaultValue = "0") long maxPendingBytes,
                           @Bindable(defaultValue = "60s") Duration recoveryInterval,

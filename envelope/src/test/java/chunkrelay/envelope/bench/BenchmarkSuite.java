@@ -60,9 +60,9 @@ public final class BenchmarkSuite {
         if (!Files.isRegularFile(jar)) {
             throw new IllegalArgumentException("no relay jar at " + jar + " (build it with mvn package first)");
         }
-        // -Dbench.only=sizes,chunk-path,android,end-to-end,soak,memory runs some sections; all by default
+        // -Dbench.only=sizes,chunk-path,android,links,end-to-end,soak,memory runs some sections; all by default
         Set<String> only = Set.of(System.getProperty("bench.only",
-                        "sizes,chunk-path,android,end-to-end,soak,memory")
+                        "sizes,chunk-path,android,links,end-to-end,soak,memory")
                 .split(","));
         BenchmarkSuite suite = new BenchmarkSuite();
         suite.header();
@@ -74,6 +74,9 @@ public final class BenchmarkSuite {
         }
         if (only.contains("android")) {
             suite.android();
+        }
+        if (only.contains("links")) {
+            suite.links();
         }
         if (only.contains("end-to-end")) {
             suite.endToEnd(jar);
@@ -206,6 +209,37 @@ public final class BenchmarkSuite {
             out.printf(Locale.ROOT, "%-16s %12.1f %9.1f %9.2f%n", stage, median, bytes / median, median / floor);
         }
         out.println("  wholeChunk: the chunk JSON as the SDK sends it (base64 trace inside) through ChunkProcessor");
+    }
+
+    private void links() throws Exception {
+        progress("JMH linking: translate with and without spans, 1 fork, 3+5 iterations of 1 s (about 20 s)");
+        Options options = new OptionsBuilder()
+                .include(LinkingBenchmark.class.getName() + "\\.")
+                .forks(1)
+                .warmupIterations(3).warmupTime(TimeValue.seconds(1))
+                .measurementIterations(5).measurementTime(TimeValue.seconds(1))
+                .jvmArgs("-Xmx1g")
+                .shouldFailOnError(true)
+                .verbosity(VerboseMode.SILENT)
+                .build();
+        Map<String, Double> medians = new HashMap<>();
+        for (RunResult result : new Runner(options).run()) {
+            String benchmark = result.getParams().getBenchmark();
+            medians.put(benchmark.substring(benchmark.lastIndexOf('.') + 1),
+                    result.getPrimaryResult().getStatistics().getPercentile(50));
+        }
+        int spans = LinkingBenchmark.busyServiceSpans(LinkingBenchmark.javaChunk()).size();
+        double without = medians.get("translateWithoutSpans");
+        double with = medians.get("translateWithSpans");
+        out.printf("%nTrace links (the recorded Java chunk, 10 s, %d threads; spans of a service at %d requests/s,"
+                        + " 4 nested spans each: %d spans over the chunk; JMH sample time, median call)%n",
+                LinkingBenchmark.javaChunk().threadCount(), LinkingBenchmark.REQUESTS_PER_SECOND, spans);
+        out.printf(Locale.ROOT, "  translate without spans %10.1f us%n", without);
+        out.printf(Locale.ROOT, "  translate with spans    %10.1f us   x %.2f%n", with, with / without);
+        SpanIndexMemory.Measured memory = SpanIndexMemory.measure(10_000);
+        out.printf(Locale.ROOT, "  span index memory: %.1f MiB per 10 000 spans (%d bytes a span; retained heap"
+                + " after GC, %d profilers)%n", memory.bytes() / 1048576.0, memory.bytes() / 10_000,
+                memory.profilers());
     }
 
     private void endToEnd(Path jar) throws Exception {

@@ -15,7 +15,6 @@ import io.micronaut.context.annotation.Replaces;
 import io.micronaut.context.annotation.Requires;
 import io.micronaut.runtime.server.EmbeddedServer;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
-import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import org.junit.jupiter.api.Test;
@@ -79,7 +78,7 @@ class QuarantineTest {
         ChunkTranslator failingTranslator() {
             return new ChunkTranslator("chunk-relay", "test") {
                 @Override
-                public ExportProfilesServiceRequest translate(ProfileChunk chunk, TranslationContext context) {
+                public Translated translateWithLinks(ProfileChunk chunk, TranslationContext context) {
                     throw new IllegalStateException("a translator bug");
                 }
             };
