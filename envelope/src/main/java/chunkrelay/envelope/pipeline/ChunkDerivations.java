@@ -53,7 +53,7 @@ import java.util.concurrent.atomic.AtomicLong;
 public class ChunkDerivations {
     private static final Logger LOG = LoggerFactory.getLogger(ChunkDerivations.class);
     /** A chunk is left to its own relay for this long after its window before a recovery pass takes it. */
-    static final Duration RECOVERY_GRACE = Duration.ofSeconds(10);
+    public static final Duration RECOVERY_GRACE = Duration.ofSeconds(10);
     private static final Duration RETRY = Duration.ofSeconds(5);
     /** The newest day folders of a project a recovery pass looks at, besides today and yesterday. */
     private static final int RECENT_DAY_FOLDERS = 2;

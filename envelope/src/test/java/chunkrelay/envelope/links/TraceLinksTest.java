@@ -4,6 +4,7 @@ import chunkrelay.chunk.fixtures.Fixtures;
 import chunkrelay.chunk.fixtures.RecordedItem;
 import chunkrelay.chunk.spans.SpanItems;
 import chunkrelay.chunk.spans.SpanRecord;
+import chunkrelay.envelope.pipeline.ChunkDerivations;
 import chunkrelay.envelope.testing.ForkedRelay;
 import chunkrelay.envelope.testing.OtlpReceiver;
 import chunkrelay.envelope.testing.PrometheusScrape;
@@ -239,6 +240,47 @@ class TraceLinksTest {
                 assertEquals(Map.of(chunkId(JAVA_CHUNK_1), 965, chunkId(JAVA_CHUNK_2), 469), linked,
                         "linked through the span log the killed relay wrote");
             }
+        }
+    }
+
+    @Test
+    void replayDerivesChunksLeftUnderivedAndSendsThemWithTheirLinks(@TempDir Path work) throws Exception {
+        try (EmbeddedS3Server s3 = EmbeddedS3Server.inMemory();
+             OtlpReceiver receiver = OtlpReceiver.start()) {
+            String[] storage = storage(s3);
+            try (ForkedRelay relay = ForkedRelay.start(256, work, with(storage, "relay.links.window=10m",
+                    "relay.links.span-log=true"))) {
+                RelayClient client = new RelayClient(relay.base());
+                for (String request : List.of(JAVA_CHUNK_1, JAVA_TRANSACTION, JAVA_CHUNK_2)) {
+                    send(client, request);
+                }
+            }
+            List<LocalDate> days;
+            try (ChunkArchive archive = new ChunkArchive(settings(s3))) {
+                days = archive.listDays("1");
+            }
+            // replay takes chunks whose window has passed; the replay runs with no window, so after the grace
+            Thread.sleep(ChunkDerivations.RECOVERY_GRACE.toMillis() + 500);
+            List<String> command = new ArrayList<>(List.of(
+                    Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m"));
+            for (String property : with(storage, "relay.links.window=0s", "relay.otlp.endpoint=" + receiver.endpoint())) {
+                command.add("-D" + property);
+            }
+            command.addAll(List.of("-cp", System.getProperty("java.class.path"),
+                    chunkrelay.envelope.Application.class.getName(), "replay", "--project", "1",
+                    "--from", days.get(0).toString(), "--to", days.get(days.size() - 1).toString()));
+            Process replay = new ProcessBuilder(command).redirectErrorStream(true).start();
+            String out = new String(replay.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            assertEquals(0, replay.waitFor(), out);
+            assertTrue(out.contains("delivered 2, failed 0"), out);
+            Map<String, Integer> linked = new HashMap<>();
+            for (OtlpReceiver.Received received : receiver.received()) {
+                String chunk = HexFormat.of().formatHex(received.request().getResourceProfiles(0).getScopeProfiles(0)
+                        .getProfiles(0).getProfileId().toByteArray());
+                linked.put(chunk, linkedBySpan(received.request(), 1).values().stream()
+                        .mapToInt(Integer::intValue).sum());
+            }
+            assertEquals(Map.of(chunkId(JAVA_CHUNK_1), 965, chunkId(JAVA_CHUNK_2), 469), linked);
         }
     }
 
