@@ -220,7 +220,7 @@ public final class ChunkArchive implements AutoCloseable {
     public List<LocalDate> listDays(String projectId) {
         ArchiveKey.checkPart("project id", projectId);
         List<LocalDate> days = new ArrayList<>();
-        for (String folder : listFolders(settings.prefix() + projectId + "/")) {
+        for (String folder : listFolders(projectId + "/")) {
             try {
                 days.add(LocalDate.parse(folder));
             } catch (java.time.format.DateTimeParseException notADay) {
@@ -232,13 +232,17 @@ public final class ChunkArchive implements AutoCloseable {
 
     /** The project ids that have objects in the archive (the top-level folders that are numbers). */
     public List<String> listProjects() {
-        return listFolders(settings.prefix()).stream().filter(name -> name.matches("[0-9]{1,20}")).toList();
+        return listFolders("").stream().filter(name -> name.matches("[0-9]{1,20}")).toList();
     }
 
-    /** The names of the folders directly under {@code fullPrefix}, in key order. */
-    private List<String> listFolders(String fullPrefix) {
+    /**
+     * The names one level below {@code {prefix}{keyPrefix}}: each key's part up to its next {@code /}, once, in
+     * key order (the projects of the archive, for {@code keyPrefix} empty).
+     */
+    public List<String> listFolders(String keyPrefix) {
         Deadline deadline = new Deadline(settings.deadline());
         ensureBucket(deadline);
+        String fullPrefix = settings.prefix() + keyPrefix;
         List<String> folders = new ArrayList<>();
         String continuation = null;
         do {

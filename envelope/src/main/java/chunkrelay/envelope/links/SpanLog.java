@@ -11,9 +11,10 @@ import jakarta.inject.Singleton;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
-import java.time.LocalDate;
 import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,43 +23,56 @@ import java.util.UUID;
 
 /**
  * The span log in the bucket: every span with its profiler id, appended as one small object per envelope and
- * (profiler, day) under {@code spans/{project}/{profiler}/{yyyy-mm-dd of the span start}/{first start ms}-{last end
- * ms}-{random}.jsonl}, so that a replica that did not see a span, a restarted relay and {@code replay} link alike.
- * Objects are never rewritten; the names' time ranges let a reader fetch only what overlaps a chunk.
+ * profiler under {@code spans/{project}/{profiler}/{yyyy-mm-dd}/{HHmm}/{replica}/{first start ms}-{last end
+ * ms}-{random}.jsonl}, filed by the minute (UTC) in which its last span ends and by the process that wrote it. So
+ * that a replica that did not see a span, a restarted relay and {@code replay} link alike.
+ *
+ * <p>Reading is cheap where it matters: the spans a chunk can link to end after its first sample and before its
+ * derivation (they arrived within the link window), so a reader looks only at the minute folders from the chunk's
+ * first sample to its last sample plus the window; and it skips the folder of this process (their spans are in its
+ * own index), so a single relay lists one folder level a minute and reads nothing. Objects are never rewritten.
  */
 @Singleton
 public class SpanLog {
     static final String PREFIX = "spans/";
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final long NANOS_PER_MILLI = 1_000_000L;
+    private static final long MINUTE_NANOS = 60_000_000_000L;
+    private static final DateTimeFormatter MINUTE = DateTimeFormatter.ofPattern("yyyy-MM-dd/HHmm")
+            .withZone(ZoneOffset.UTC);
+    /** Spans can reach the relay a little after the window: SDKs batch and retry. */
+    private static final Duration ARRIVAL_SLACK = Duration.ofMinutes(2);
 
     private final ChunkArchive archive;
     private final MeterRegistry meters;
+    private final Duration window;
+    /** Names this process's objects, which its own index already holds. */
+    private final String replica = UUID.randomUUID().toString().substring(0, 8);
 
-    public SpanLog(ChunkArchive archive, MeterRegistry meters) {
+    public SpanLog(ChunkArchive archive, LinksConfig config, MeterRegistry meters) {
         this.archive = archive;
         this.meters = meters;
+        this.window = config.window();
         meters.counter("relay.span.log.writes", "outcome", "stored");
         meters.counter("relay.span.log.writes", "outcome", "failed");
     }
 
     /**
-     * Appends spans (all with a profiler id); one object per (profiler, day).
+     * Appends spans (all with a profiler id); one object per profiler.
      *
      * @throws chunkrelay.storage.ArchiveUnavailableException when the bucket cannot be written
      */
     public void append(long projectId, List<SpanRecord> spans) {
-        Map<String, List<SpanRecord>> byObject = new LinkedHashMap<>();
+        Map<String, List<SpanRecord>> byProfiler = new LinkedHashMap<>();
         for (SpanRecord span : spans) {
-            byObject.computeIfAbsent(span.profilerId() + "/" + day(span.startNanos()), k -> new ArrayList<>())
-                    .add(span);
+            byProfiler.computeIfAbsent(span.profilerId(), k -> new ArrayList<>()).add(span);
         }
-        for (Map.Entry<String, List<SpanRecord>> entry : byObject.entrySet()) {
+        for (Map.Entry<String, List<SpanRecord>> entry : byProfiler.entrySet()) {
             List<SpanRecord> group = entry.getValue();
-            long first = group.stream().mapToLong(SpanRecord::startNanos).min().orElseThrow() / NANOS_PER_MILLI;
-            long last = group.stream().mapToLong(SpanRecord::endNanos).max().orElseThrow() / NANOS_PER_MILLI + 1;
-            String key = PREFIX + projectId + "/" + entry.getKey() + "/" + first + "-" + last + "-"
-                    + UUID.randomUUID() + ".jsonl";
+            long first = group.stream().mapToLong(SpanRecord::startNanos).min().orElseThrow();
+            long last = group.stream().mapToLong(SpanRecord::endNanos).max().orElseThrow();
+            String key = PREFIX + projectId + "/" + entry.getKey() + "/" + minute(last) + "/" + replica + "/"
+                    + first / NANOS_PER_MILLI + "-" + (last / NANOS_PER_MILLI + 1) + "-" + UUID.randomUUID() + ".jsonl";
             StringBuilder lines = new StringBuilder();
             group.forEach(span -> lines.append(line(span)).append('\n'));
             archive.storeObject(key, lines.toString().getBytes(StandardCharsets.UTF_8));
@@ -71,23 +85,34 @@ public class SpanLog {
     }
 
     /**
-     * The logged spans of a profiler that overlap {@code [fromNanos, toNanos]}: objects of the days from the one
-     * before {@code fromNanos} (spans that started then) to that of {@code toNanos}, filtered by their names first.
+     * The spans other processes logged for a profiler that overlap {@code [fromNanos, toNanos]}, a chunk's samples:
+     * from the minute folders in which such a span can end, filtered by the objects' names first.
      */
     public List<SpanRecord> read(long projectId, String profilerId, long fromNanos, long toNanos) {
         List<SpanRecord> spans = new ArrayList<>();
-        for (LocalDate day = day(fromNanos).minusDays(1); !day.isAfter(day(toNanos)); day = day.plusDays(1)) {
-            String folder = PREFIX + projectId + "/" + profilerId + "/" + day + "/";
-            for (String key : archive.listObjects(folder)) {
-                String[] range = key.substring(folder.length()).split("-", 3);
-                if (range.length < 3 || Long.parseLong(range[0]) * NANOS_PER_MILLI > toNanos
-                        || Long.parseLong(range[1]) * NANOS_PER_MILLI < fromNanos) {
+        long lastEnd = toNanos + window.plus(ARRIVAL_SLACK).toNanos();
+        for (long minute = fromNanos / MINUTE_NANOS; minute <= lastEnd / MINUTE_NANOS; minute++) {
+            String minuteFolder = PREFIX + projectId + "/" + profilerId + "/" + minute(minute * MINUTE_NANOS) + "/";
+            for (String writer : archive.listFolders(minuteFolder)) {
+                if (writer.equals(replica)) {
                     continue;
                 }
-                archive.readObject(key).ifPresent(body -> parse(body, spans, fromNanos, toNanos));
+                String folder = minuteFolder + writer + "/";
+                for (String key : archive.listObjects(folder)) {
+                    String[] name = key.substring(folder.length()).split("-", 3);
+                    if (name.length < 3 || Long.parseLong(name[0]) * NANOS_PER_MILLI > toNanos
+                            || Long.parseLong(name[1]) * NANOS_PER_MILLI < fromNanos) {
+                        continue;
+                    }
+                    archive.readObject(key).ifPresent(body -> parse(body, spans, fromNanos, toNanos));
+                }
             }
         }
         return spans;
+    }
+
+    private static String minute(long nanos) {
+        return MINUTE.format(Instant.ofEpochSecond(0, nanos));
     }
 
     private static void parse(byte[] body, List<SpanRecord> into, long fromNanos, long toNanos) {
@@ -127,9 +152,5 @@ public class SpanLog {
     private static String text(JsonNode json, String field) {
         JsonNode value = json.path(field);
         return value.isTextual() ? value.asText() : null;
-    }
-
-    private static LocalDate day(long nanos) {
-        return LocalDate.ofInstant(Instant.ofEpochSecond(0, nanos), ZoneOffset.UTC);
     }
 }

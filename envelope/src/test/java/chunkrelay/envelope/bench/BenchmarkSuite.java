@@ -247,8 +247,9 @@ public final class BenchmarkSuite {
         progress("end-to-end load: relay -Xmx" + RELAY_HEAP + " in " + work);
         out.printf("%nEnd to end (relay shaded jar, -Xmx%s, embedded archive, loopback; JDK HttpClient, %d workers back"
                 + " to back, %d s warm-up then %d s per row;%n  the recorded SDK requests with their headers, gzipped as"
-                + " recorded, each with a fresh chunk id; MB/s of decoded envelopes)%n",
-                RELAY_HEAP, CONCURRENCY, WARMUP.toSeconds(), LOAD.toSeconds());
+                + " recorded, each with a fresh chunk id; MB/s of decoded envelopes; link window %d s, the relay's CPU"
+                + " per chunk taken once every chunk of the row is derived)%n",
+                RELAY_HEAP, CONCURRENCY, WARMUP.toSeconds(), LOAD.toSeconds(), RelayProcess.LINK_WINDOW.toSeconds());
         out.printf("%-8s %-18s %9s %7s %8s %8s %8s %7s  %s%n", "requests", "endpoint", "requests", "errors",
                 "req/s", "MB/s", "p50 ms", "p99 ms", "ratio to discard");
         List<String> costs = new ArrayList<>();
@@ -260,9 +261,12 @@ public final class BenchmarkSuite {
                 load.drive(true, CONCURRENCY, WARMUP);
                 load.drive(false, CONCURRENCY, WARMUP);
                 LoadRun.Result discard = load.drive(true, CONCURRENCY, LOAD);
+                relay.awaitDerived(WARMUP.plus(RelayProcess.LINK_WINDOW).plusSeconds(30));
                 long cpuBefore = relay.cpuNanos();
                 long archivedBefore = relay.archivedChunks();
                 LoadRun.Result envelope = load.drive(false, CONCURRENCY, LOAD);
+                // the row's chunks are derived after their link window: their CPU counts too
+                relay.awaitDerived(RelayProcess.LINK_WINDOW.plusSeconds(30));
                 double relayCpuPerChunk = (relay.cpuNanos() - cpuBefore) / 1e3
                         / Math.max(1, relay.archivedChunks() - archivedBefore);
                 String label = sdk.substring(0, sdk.indexOf('-'));

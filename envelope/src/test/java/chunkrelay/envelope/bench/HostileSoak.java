@@ -95,6 +95,10 @@ final class HostileSoak {
         clients.shutdownNow();
         Set<String> archived = relay.archivedChunkIds();
         List<String> missing = acknowledgedChunks.stream().filter(id -> !archived.contains(id)).toList();
+        relay.awaitDerived(RelayProcess.LINK_WINDOW.plusSeconds(60));
+        long derived = relay.derivedChunks();
+        out.printf("  chunks archived: %d, derived (OTLP form written) after the link window: %d%n",
+                relay.archivedChunks(), derived);
         out.printf("  answers %s; 5xx other than 503: %d; error answers not in Relay's shape: %d%n", counts(),
                 unexpected5xx.sum(), notRelayShape.sum());
         out.printf("  chunks answered 200: %d, of them not in the archive: %d; relay alive: %s%n",
@@ -103,7 +107,8 @@ final class HostileSoak {
                 || rssPerMinute.get(rssPerMinute.size() - 1) < rssPerMinute.get(1) * 1.25;
         out.printf("  RSS per minute (MiB): %s, flat after the first minute: %s%n",
                 rssPerMinute.stream().map(kib -> kib / 1024).toList(), flat);
-        return unexpected5xx.sum() == 0 && notRelayShape.sum() == 0 && missing.isEmpty() && relay.alive() && flat;
+        return unexpected5xx.sum() == 0 && notRelayShape.sum() == 0 && missing.isEmpty() && relay.alive() && flat
+                && derived == relay.archivedChunks();
     }
 
     private Void client(Random random, long deadline) {

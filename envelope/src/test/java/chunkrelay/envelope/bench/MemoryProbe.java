@@ -59,7 +59,8 @@ final class MemoryProbe {
                     .header("X-Sentry-Auth", AUTH).header("Content-Type", "application/x-sentry-envelope")
                     .timeout(Duration.ofMinutes(2)).POST(HttpRequest.BodyPublishers.ofByteArray(envelope)).build(),
                     HttpResponse.BodyHandlers.ofString());
-            boolean archived = response.statusCode() == 200 && relay.archived(SyntheticChunk.CHUNK_ID);
+            boolean archived = response.statusCode() == 200 && relay.awaitArchived(SyntheticChunk.CHUNK_ID,
+                    RelayProcess.LINK_WINDOW.plusSeconds(30));
             String answer = response.statusCode() == 200 && archived ? "200"
                     : response.statusCode() + (archived ? "" : " not archived") + " " + abbreviate(response.body());
             if (!relay.alive()) {

@@ -9,13 +9,15 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.FileVisitResult;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * The relay's shaded jar running as a child process on a free loopback port, working in its own temporary
@@ -23,6 +25,7 @@ import java.util.stream.Stream;
  */
 final class RelayProcess implements AutoCloseable {
     private static final Duration STARTUP = Duration.ofSeconds(90);
+    static final Duration LINK_WINDOW = Duration.ofSeconds(2);
 
     private final Process process;
     private final URI base;
@@ -46,6 +49,9 @@ final class RelayProcess implements AutoCloseable {
                     "-Dmicronaut.server.port=" + port,
                     "-Dmicronaut.server.host=127.0.0.1",
                     "-Drelay.benchmark.discard-endpoint=true",
+                    // the default path (Sentry form before the answer, OTLP form after the link window), with a
+                    // window short enough that a load row's derivations finish soon after it
+                    "-Drelay.links.window=" + LINK_WINDOW.toSeconds() + "s",
                     "-Drelay.storage.embedded.directory=" + workDir.resolve("archive").toAbsolutePath()));
             // -Dbench.relay.jvm-options="-XX:StartFlightRecording=..." profiles the relay under the benchmark's load
             String extra = System.getProperty("bench.relay.jvm-options", "").trim();
@@ -73,32 +79,77 @@ final class RelayProcess implements AutoCloseable {
         return process.pid();
     }
 
-    /** How many OTLP objects (the archive's completion markers, one per archived chunk) the archive holds. */
+    /** How many chunks the archive holds: their Sentry objects, which a 200 promises. */
     long archivedChunks() {
-        try (Stream<Path> files = Files.walk(archive)) {
-            return files.filter(f -> f.getFileName().toString().contains(".otlp.binpb")).count();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return countObjects(".sentry.json");
     }
 
-    /** Whether the archive holds the OTLP object of this chunk id (32 lowercase hex digits). */
-    /** The chunk ids whose OTLP object (the completion marker) the archive holds. */
+    /** How many chunks have their OTLP form derived (written after the link window). */
+    long derivedChunks() {
+        return countObjects(".otlp.binpb");
+    }
+
+    private long countObjects(String suffix) {
+        return objectNames().stream().filter(name -> name.contains(suffix)).count();
+    }
+
+    /** The chunk ids whose Sentry object (what a 200 promises) the archive holds. */
     Set<String> archivedChunkIds() {
-        try (Stream<Path> files = Files.walk(archive)) {
-            return files.map(f -> f.getFileName().toString()).filter(name -> name.contains(".otlp.binpb"))
-                    .map(name -> name.substring(0, name.indexOf('.'))).collect(Collectors.toSet());
+        return objectNames().stream().filter(name -> name.contains(".sentry.json"))
+                .map(name -> name.substring(0, name.indexOf('.'))).collect(Collectors.toSet());
+    }
+
+    /**
+     * The names of the archive's finished objects. The store writes each object to a temporary name and renames it,
+     * so a walk during load skips files that vanish under it and names that are not final.
+     */
+    private List<String> objectNames() {
+        List<String> names = new ArrayList<>();
+        try {
+            Files.walkFileTree(archive, new SimpleFileVisitor<>() {
+                @Override
+                public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
+                    String name = file.getFileName().toString();
+                    if (name.endsWith(".zst") || name.endsWith(".gz")) {
+                        names.add(name);
+                    }
+                    return FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult visitFileFailed(Path file, IOException e) {
+                    return FileVisitResult.CONTINUE;
+                }
+            });
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+        return names;
+    }
+
+    /** Waits until every archived chunk has its OTLP form (the link window has passed for all), up to {@code timeout}. */
+    void awaitDerived(Duration timeout) throws InterruptedException {
+        long until = System.nanoTime() + timeout.toNanos();
+        while (derivedChunks() < archivedChunks() && System.nanoTime() < until && alive()) {
+            Thread.sleep(200);
         }
     }
 
-    boolean archived(String chunkId) {
-        try (Stream<Path> files = Files.walk(archive)) {
-            return files.anyMatch(f -> f.toString().contains(chunkId) && f.getFileName().toString().contains(".otlp.binpb"));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+    /** Whether both forms of this chunk id are stored within {@code timeout} (the OTLP form after the window). */
+    boolean awaitArchived(String chunkId, Duration timeout) throws InterruptedException {
+        long until = System.nanoTime() + timeout.toNanos();
+        while (!archived(chunkId)) {
+            if (System.nanoTime() > until || !alive()) {
+                return false;
+            }
+            Thread.sleep(200);
         }
+        return true;
+    }
+
+    /** Whether both forms of this chunk id (32 lowercase hex digits) are stored. */
+    boolean archived(String chunkId) {
+        return objectNames().stream().filter(name -> name.startsWith(chunkId)).count() == 2;
     }
 
     /** CPU time the process has used so far (user and system, all threads), from /proc. */
