@@ -24,7 +24,9 @@ import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
@@ -183,7 +185,14 @@ final class RedisQuotaCounter implements QuotaCounter {
             current.close();
         }
         client.shutdown();
-        resources.shutdown();
+        try {
+            // waits for the threads to end, so that a stopped relay leaves none behind
+            resources.shutdown(0, 2, TimeUnit.SECONDS).get(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException e) {
+            LOG.warn("the Redis client's threads did not stop: {}", e.toString());
+        }
     }
 
     private static String sha1(String script) {

@@ -1,6 +1,7 @@
 package chunkrelay.envelope.auth;
 
 import chunkrelay.envelope.testing.RedisServer;
+import chunkrelay.envelope.testing.RunningRelay;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -10,7 +11,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
@@ -97,6 +102,65 @@ class RedisQuotaCounterTest {
                 .substring(1));
         assertEquals((window + 1) * 60 + 1, expiresAt, "a second past the window's end, in Unix seconds");
         assertEquals("5", redis.command("GET", "expiry:quota:{2}:" + window + ":bytes"));
+    }
+
+    @Test
+    void enforcesQuotasAgainOnceARestartedRedisIsBack() throws Exception {
+        RedisServer restarting = RedisServer.start(work);
+        try {
+            ProjectRateLimiter limiter = limiter(restarting.uri(), "restart:");
+            limiter.acquire(1, 3, 10, ChunkCategory.PROFILE_CHUNK);
+            assertThrows(RateLimitedError.class, () -> limiter.acquire(1, 1, 10, ChunkCategory.PROFILE_CHUNK));
+
+            restarting.stop();
+            assertDoesNotThrow(() -> limiter.acquire(1, 1, 10, ChunkCategory.PROFILE_CHUNK));
+            assertTrue(meters.counter("relay.quota.backend.errors").count() >= 1);
+
+            // empty after the restart (counters and the cached script gone): the window starts again
+            restarting.restart();
+            RunningRelay.await("the quota enforced again", Duration.ofSeconds(30), () -> {
+                try {
+                    limiter.acquire(1, 1, 10, ChunkCategory.PROFILE_CHUNK);
+                    return false;
+                } catch (RateLimitedError refused) {
+                    return true;
+                }
+            });
+            long window = clock.get() / 60_000;
+            assertEquals("3", restarting.command("GET", "restart:quota:{1}:" + window + ":chunks"));
+        } finally {
+            restarting.close();
+        }
+    }
+
+    @Test
+    void theRedisClientRunsOnAFewThreadsHoweverManyCallersCheck() throws Exception {
+        int before = lettuceThreads();
+        ProjectRateLimiter limiter = limiter(redis.uri(), "threads:");
+        ExecutorService callers = Executors.newFixedThreadPool(16);
+        try {
+            List<Future<?>> checks = new ArrayList<>();
+            for (int i = 0; i < 16; i++) {
+                long project = 3 + i;
+                checks.add(callers.submit(() -> {
+                    for (int n = 0; n < 50; n++) {
+                        limiter.acquire(project, 1, 10, ChunkCategory.PROFILE_CHUNK);
+                    }
+                }));
+            }
+            for (Future<?> check : checks) {
+                check.get();
+            }
+        } finally {
+            callers.shutdownNow();
+        }
+        int added = lettuceThreads() - before;
+        assertTrue(added >= 1 && added <= 3, added + " Lettuce threads");
+    }
+
+    private static int lettuceThreads() {
+        return (int) Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.isAlive() && t.getName().toLowerCase(java.util.Locale.ROOT).contains("lettuce")).count();
     }
 
     @Test
