@@ -86,8 +86,8 @@ final class RedisQuotaCounter implements QuotaCounter {
         this.backendErrors = Counter.builder("relay.quota.backend.errors")
                 .description("quota checks that could not reach Redis; their chunks were accepted unchecked")
                 .register(meters);
-        // one I/O thread and one computation thread: quota checks are tiny, and the relay's threads are counted
-        resources = DefaultClientResources.builder().ioThreadPoolSize(1).computationThreadPoolSize(1).build();
+        // Lettuce's smallest pools (two I/O, two computation threads, started as needed): quota checks are tiny
+        resources = DefaultClientResources.builder().ioThreadPoolSize(2).computationThreadPoolSize(2).build();
         RedisURI uri = RedisURI.create(config.uri());
         uri.setTimeout(config.commandTimeout());
         target = uri.getHost() + ":" + uri.getPort();

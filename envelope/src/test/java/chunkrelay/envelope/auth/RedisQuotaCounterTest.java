@@ -155,7 +155,8 @@ class RedisQuotaCounterTest {
             callers.shutdownNow();
         }
         int added = lettuceThreads() - before;
-        assertTrue(added >= 1 && added <= 3, added + " Lettuce threads");
+        // two I/O and two computation threads at most, and the timer of command timeouts
+        assertTrue(added >= 1 && added <= 5, added + " Lettuce threads");
     }
 
     private static int lettuceThreads() {
