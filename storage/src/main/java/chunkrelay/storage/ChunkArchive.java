@@ -21,6 +21,7 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3ClientBuilder;
 import software.amazon.awssdk.services.s3.model.BucketAlreadyOwnedByYouException;
+import software.amazon.awssdk.services.s3.model.CommonPrefix;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
@@ -236,29 +237,6 @@ public final class ChunkArchive implements AutoCloseable {
     }
 
     /**
-     * The names one level below {@code {prefix}{keyPrefix}}: each key's part up to its next {@code /}, once, in
-     * key order (the projects of the archive, for {@code keyPrefix} empty).
-     */
-    public List<String> listFolders(String keyPrefix) {
-        Deadline deadline = new Deadline(settings.deadline());
-        ensureBucket(deadline);
-        String fullPrefix = settings.prefix() + keyPrefix;
-        List<String> folders = new ArrayList<>();
-        String continuation = null;
-        do {
-            String token = continuation;
-            ListObjectsV2Response page = withRetries("list " + fullPrefix, deadline, new Attempts(),
-                    timeout -> s3.listObjectsV2(b -> b.bucket(settings.bucket()).prefix(fullPrefix)
-                            .delimiter("/").continuationToken(token)
-                            .overrideConfiguration(o -> o.apiCallTimeout(timeout))));
-            page.commonPrefixes().forEach(p ->
-                    folders.add(p.prefix().substring(fullPrefix.length(), p.prefix().length() - 1)));
-            continuation = Boolean.TRUE.equals(page.isTruncated()) ? page.nextContinuationToken() : null;
-        } while (continuation != null);
-        return folders;
-    }
-
-    /**
      * Keeps a payload the relay failed on (a bug, not a bad input) so that it can be processed again once fixed:
      * {@code {prefix}quarantine/{project}/{yyyy-mm-dd of today, UTC}/{chunk id or "unknown"}-{random}.sentry.json.zst},
      * with the failure in the metadata {@code reason}. Returns the key.
@@ -315,6 +293,60 @@ public final class ChunkArchive implements AutoCloseable {
             continuation = Boolean.TRUE.equals(page.isTruncated()) ? page.nextContinuationToken() : null;
         } while (continuation != null);
         return keys;
+    }
+
+    /**
+     * Stores an object of the relay's own under {@code {prefix}{key}} only when no object has that key
+     * ({@code If-None-Match: *}): of concurrent callers, on any relay, exactly one gets true. For claims and leases.
+     *
+     * @throws ArchiveUnavailableException when storage fails within the deadline
+     */
+    public boolean storeObjectIfAbsent(String key, byte[] body) {
+        Deadline deadline = new Deadline(settings.deadline());
+        ensureBucket(deadline);
+        String full = settings.prefix() + key;
+        String writeId = UUID.randomUUID().toString();
+        Attempts attempts = new Attempts();
+        return withRetries("store " + full, deadline, attempts, timeout -> {
+            try {
+                s3.putObject(b -> b.bucket(settings.bucket()).key(full).ifNoneMatch("*")
+                                .contentType("application/octet-stream").metadata(Map.of(WRITE_ID, writeId))
+                                .overrideConfiguration(o -> o.apiCallTimeout(timeout)),
+                        RequestBody.fromBytes(body));
+                return true;
+            } catch (S3Exception e) {
+                if (e.statusCode() != 412) {
+                    throw e;
+                }
+                // after a failed attempt of ours the object may be our own
+                return attempts.failures > 0
+                        && head(full, timeout).map(h -> writeId.equals(h.metadata().get(WRITE_ID))).orElse(false);
+            }
+        });
+    }
+
+    /**
+     * The names one level below {@code {prefix}{keyPrefix}}: each key's part up to its next {@code /}, once, in
+     * key order (the projects of the archive, for {@code keyPrefix} empty).
+     */
+    public List<String> listFolders(String keyPrefix) {
+        Deadline deadline = new Deadline(settings.deadline());
+        ensureBucket(deadline);
+        String full = settings.prefix() + keyPrefix;
+        List<String> folders = new ArrayList<>();
+        String continuation = null;
+        do {
+            String token = continuation;
+            ListObjectsV2Response page = withRetries("list " + full, deadline, new Attempts(),
+                    timeout -> s3.listObjectsV2(b -> b.bucket(settings.bucket()).prefix(full).delimiter("/")
+                            .continuationToken(token).overrideConfiguration(o -> o.apiCallTimeout(timeout))));
+            for (CommonPrefix folder : page.commonPrefixes()) {
+                String name = folder.prefix().substring(full.length());
+                folders.add(name.substring(0, name.length() - 1));
+            }
+            continuation = Boolean.TRUE.equals(page.isTruncated()) ? page.nextContinuationToken() : null;
+        } while (continuation != null);
+        return folders;
     }
 
     /** An object stored with {@link #storeObject}; empty when it is gone. */

@@ -344,6 +344,53 @@ class ChunkArchiveTest {
         assertArrayEquals(entry.sentryPayload(), unzstd(get(settings.bucket(), sentryKey).asByteArray()));
     }
 
+    @Test
+    void ofConcurrentConditionalStoresOfOneKeyOnArchivesOfTheirOwnExactlyOneCreatesIt() throws Exception {
+        ArchiveSettings settings = settings(server).withPrefix("p/");
+        int claimers = 6;
+        List<ChunkArchive> archives = new ArrayList<>();
+        ExecutorService pool = Executors.newFixedThreadPool(claimers);
+        try {
+            CyclicBarrier start = new CyclicBarrier(claimers);
+            List<Future<Boolean>> claims = new ArrayList<>();
+            for (int i = 0; i < claimers; i++) {
+                ChunkArchive archive = new ChunkArchive(settings);
+                archives.add(archive);
+                byte[] body = ("claimer " + i).getBytes();
+                claims.add(pool.submit(() -> {
+                    start.await();
+                    return archive.storeObjectIfAbsent("leases/one", body);
+                }));
+            }
+            int created = 0;
+            for (Future<Boolean> claim : claims) {
+                created += claim.get() ? 1 : 0;
+            }
+            assertEquals(1, created);
+            assertFalse(archives.get(0).storeObjectIfAbsent("leases/one", new byte[0]));
+            assertTrue(archives.get(0).storeObjectIfAbsent("leases/two", new byte[0]));
+            assertEquals(List.of("p/leases/one", "p/leases/two"), keysUnder(s3, settings.bucket(), ""));
+        } finally {
+            pool.shutdownNow();
+            archives.forEach(ChunkArchive::close);
+        }
+    }
+
+    @Test
+    void listsTheFoldersOneLevelBelowAPrefix() {
+        ArchiveSettings settings = settings(server).withPrefix("p/");
+        try (ChunkArchive archive = new ChunkArchive(settings)) {
+            archive.storeObject("7/2026-11-21/a", new byte[0]);
+            archive.storeObject("7/2026-11-22/b", new byte[0]);
+            archive.storeObject("42/2026-11-21/c", new byte[0]);
+            archive.storeObject("quarantine/42/d", new byte[0]);
+            archive.storeObject("top-level-object", new byte[0]);
+
+            assertEquals(List.of("42", "7", "quarantine"), archive.listFolders(""));
+            assertEquals(List.of("2026-11-21", "2026-11-22"), archive.listFolders("7/"));
+        }
+    }
+
     private static ResponseBytes<GetObjectResponse> get(String bucket, String key) {
         return s3.getObjectAsBytes(b -> b.bucket(bucket).key(key));
     }

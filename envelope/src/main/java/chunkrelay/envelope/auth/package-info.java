@@ -1,5 +1,5 @@
 /**
  * Who may send: Sentry auth parsing (five forms), DSNs and public keys, the configured projects, and per-project
- * quotas. Depends only on {@code errors}.
+ * quotas, counted in this process or, shared by replicas, in Redis. Depends only on {@code errors}.
  */
 package chunkrelay.envelope.auth;

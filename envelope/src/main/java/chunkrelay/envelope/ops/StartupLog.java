@@ -1,6 +1,7 @@
 package chunkrelay.envelope.ops;
 
 import chunkrelay.envelope.auth.ProjectRegistry;
+import chunkrelay.envelope.auth.RedisQuotaConfig;
 import chunkrelay.envelope.pipeline.RelayLimits;
 import chunkrelay.envelope.upstream.UpstreamConfig;
 
@@ -27,16 +28,18 @@ public class StartupLog implements ApplicationEventListener<ServerStartupEvent> 
     private final EmbeddedS3Server embedded;
     private final String otlpEndpoint;
     private final UpstreamConfig upstream;
+    private final RedisQuotaConfig redis;
 
     public StartupLog(ProjectRegistry projects, RelayLimits limits, ChunkArchive archive,
                       @Nullable EmbeddedS3Server embedded, @Value("${relay.otlp.endpoint:}") String otlpEndpoint,
-                      UpstreamConfig upstream) {
+                      UpstreamConfig upstream, RedisQuotaConfig redis) {
         this.projects = projects;
         this.limits = limits;
         this.archive = archive;
         this.embedded = embedded;
         this.otlpEndpoint = otlpEndpoint;
         this.upstream = upstream;
+        this.redis = redis;
     }
 
     @Override
@@ -44,6 +47,8 @@ public class StartupLog implements ApplicationEventListener<ServerStartupEvent> 
         String auth = projects.openMode()
                 ? "open mode: no relay.projects configured, any well-formed key may send to any project"
                 : "projects " + projects.projectIds() + " from relay.projects, other projects and keys get 401";
+        String quotas = redis.enabled() ? "counted in Redis (relay.redis.uri), shared with other replicas"
+                : "counted in this process (relay.redis.uri unset)";
         String archiveTarget = embedded == null
                 ? archive.settings().describeTarget()
                 : "embedded S3 server, files under " + embedded.directory().map(Object::toString).orElse("memory")
@@ -54,10 +59,10 @@ public class StartupLog implements ApplicationEventListener<ServerStartupEvent> 
                 ? upstream.base() + (upstream.forwardProfileChunks() ? " (profile chunks too)" : "")
                 : "off (relay.upstream.url unset; other items are counted and dropped)";
         LOG.info("chunk-relay listening on {} (envelopes: POST {}api/<project_id>/envelope/) after {} ms; auth: {}; "
-                        + "archive: {}; forwarding: {}; upstream Sentry: {}; limits: envelope {} bytes, "
+                        + "quotas: {}; archive: {}; forwarding: {}; upstream Sentry: {}; limits: envelope {} bytes, "
                         + "profile chunk {} bytes",
                 event.getSource().getURL(), event.getSource().getURI().resolve("/"),
-                ManagementFactory.getRuntimeMXBean().getUptime(), auth, archiveTarget, forwarding, upstreamTarget,
+                ManagementFactory.getRuntimeMXBean().getUptime(), auth, quotas, archiveTarget, forwarding, upstreamTarget,
                 limits.maxEnvelopeBytes(), limits.maxChunkBytes());
     }
 }

@@ -28,7 +28,9 @@ import java.util.Set;
  * on to the upstream as they are, the body streamed, headers copied but for hop-by-hop ones, with the client
  * chain ({@link ForwardedFor}) as {@code X-Forwarded-For}, as Relay's catch-all forward does; the upstream's answer
  * comes back.
- * Without an upstream they are 404. The envelope endpoint's own route is more specific and takes precedence.
+ * Without an upstream they are 404. The route leaves out {@code envelope}, so that the envelope endpoint has one
+ * route only (with two, which one answers depends on the order the routes are loaded in, and the packaged jar's
+ * order sent envelopes here).
  */
 @Controller
 public class UpstreamPassThroughController {
@@ -46,7 +48,7 @@ public class UpstreamPassThroughController {
                 .connectTimeout(config.connectTimeout()).build();
     }
 
-    @Post(uri = "/api/{projectId}/{endpoint}/", consumes = MediaType.ALL, produces = MediaType.ALL)
+    @Post(uri = "/api/{projectId}/{endpoint:(?!envelope/?$)[^/]+}/", consumes = MediaType.ALL, produces = MediaType.ALL)
     @ExecuteOn(TaskExecutors.BLOCKING)
     public MutableHttpResponse<byte[]> passOn(@PathVariable String projectId, @PathVariable String endpoint,
                                               HttpRequest<?> request, @Nullable @Body InputStream body) {

@@ -60,9 +60,9 @@ public final class BenchmarkSuite {
         if (!Files.isRegularFile(jar)) {
             throw new IllegalArgumentException("no relay jar at " + jar + " (build it with mvn package first)");
         }
-        // -Dbench.only=sizes,chunk-path,android,links,end-to-end,soak,memory runs some sections; all by default
+        // -Dbench.only=sizes,chunk-path,android,links,end-to-end,soak,memory,quota runs some sections; all by default
         Set<String> only = Set.of(System.getProperty("bench.only",
-                        "sizes,chunk-path,android,links,end-to-end,soak,memory")
+                        "sizes,chunk-path,android,links,end-to-end,soak,memory,quota")
                 .split(","));
         BenchmarkSuite suite = new BenchmarkSuite();
         suite.header();
@@ -86,6 +86,9 @@ public final class BenchmarkSuite {
         }
         if (only.contains("memory")) {
             suite.memory(jar);
+        }
+        if (only.contains("quota")) {
+            suite.quota();
         }
         suite.targets();
         String table = suite.text.toString();
@@ -340,6 +343,22 @@ public final class BenchmarkSuite {
                 "answers " + answers.values().stream().map(a -> a.split(" ")[0]).toList());
         target("50 MiB chunk through the relay with -Xmx512m", smallest > 0 && smallest <= 512,
                 "smallest passing -Xmx " + mib(smallest));
+    }
+
+    private void quota() throws Exception {
+        progress("quota check per chunk: in this process and in Redis on loopback, " + QuotaCost.ROUNDS + " rounds of "
+                + QuotaCost.CHECKS_PER_ROUND + " checks each, taken in turns");
+        QuotaCost.Result cost = QuotaCost.measure();
+        out.printf("%nQuota check per chunk (ProjectRateLimiter with a chunk and a byte quota, one thread, %d rounds of %d"
+                + " checks in turns, first round warm-up;%n  medians per check; Redis: a real redis-server on loopback,"
+                + " one Lua script call; CPU = the calling thread only)%n", QuotaCost.ROUNDS, QuotaCost.CHECKS_PER_ROUND);
+        out.printf("%-26s %12s %12s%n", "counter", "wall ns", "CPU ns");
+        out.printf(Locale.ROOT, "%-26s %12.0f %12.0f%n", "in this process (floor)", cost.localWallNanos(),
+                cost.localCpuNanos());
+        out.printf(Locale.ROOT, "%-26s %12.0f %12.0f%n", "Redis on loopback", cost.redisWallNanos(),
+                cost.redisCpuNanos());
+        out.printf(Locale.ROOT, "  ratio Redis / in process: %.1fx wall, %.1fx CPU%n", cost.wallRatio(),
+                cost.redisCpuNanos() / cost.localCpuNanos());
     }
 
     private void targets() {

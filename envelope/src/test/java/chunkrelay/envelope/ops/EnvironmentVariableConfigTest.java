@@ -3,6 +3,7 @@ package chunkrelay.envelope.ops;
 import chunkrelay.envelope.pipeline.DuplicateConfig;
 import chunkrelay.envelope.auth.ProjectConfig;
 import chunkrelay.envelope.auth.ProjectRegistry;
+import chunkrelay.envelope.auth.RedisQuotaConfig;
 import chunkrelay.envelope.pipeline.RelayLimits;
 
 import io.micronaut.context.ApplicationContext;
@@ -20,14 +21,16 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 class EnvironmentVariableConfigTest {
 
     @Test
-    void bindsProjectsQuotasAndLimitsFromEnvironmentVariables() {
+    void bindsProjectsQuotasLimitsAndRedisFromEnvironmentVariables() {
         PropertySource environment = PropertySource.of("env", Map.of(
                 "RELAY_PROJECTS_42_KEYS", "c0ffee5e1ec7ab1e5a11ab1e0b5e55ed,0123456789abcdef0123456789abcdef",
                 "RELAY_PROJECTS_42_SERVICE_NAME", "checkout",
                 "RELAY_PROJECTS_42_RATE_LIMITS_CHUNKS_PER_MINUTE", "600",
                 "RELAY_PROJECTS_42_RATE_LIMITS_BYTES_PER_MINUTE", "1073741824",
                 "RELAY_LIMITS_MAX_BUFFERED_CHUNK_BYTES", "1048576",
-                "RELAY_DUPLICATES_EXPIRE_AFTER", "5m"), PropertySource.PropertyConvention.ENVIRONMENT_VARIABLE);
+                "RELAY_DUPLICATES_EXPIRE_AFTER", "5m",
+                "RELAY_REDIS_URI", "redis://redis:6379",
+                "RELAY_REDIS_COMMAND_TIMEOUT", "100ms"), PropertySource.PropertyConvention.ENVIRONMENT_VARIABLE);
         try (ApplicationContext context = ApplicationContext.builder().propertySources(environment).start()) {
             ProjectRegistry projects = context.getBean(ProjectRegistry.class);
             assertEquals(List.of(42L), List.copyOf(projects.projectIds()));
@@ -36,6 +39,9 @@ class EnvironmentVariableConfigTest {
             assertEquals(new ProjectConfig.RateLimits(600L, 1073741824L), projects.rateLimits(42));
             assertEquals(1048576, context.getBean(RelayLimits.class).maxBufferedChunkBytes());
             assertEquals(Duration.ofMinutes(5), context.getBean(DuplicateConfig.class).expireAfter());
+            RedisQuotaConfig redis = context.getBean(RedisQuotaConfig.class);
+            assertEquals("redis://redis:6379", redis.uri());
+            assertEquals(Duration.ofMillis(100), redis.commandTimeout());
         }
     }
 }

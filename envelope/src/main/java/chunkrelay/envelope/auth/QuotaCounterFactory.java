@@ -1,0 +1,18 @@
+package chunkrelay.envelope.auth;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micronaut.context.annotation.Bean;
+import io.micronaut.context.annotation.Factory;
+import jakarta.inject.Singleton;
+
+/** Counts quotas in Redis when {@code relay.redis.uri} is set, else in this process. */
+@Factory
+class QuotaCounterFactory {
+
+    @Singleton
+    @Bean(preDestroy = "close")
+    QuotaCounter quotaCounter(RedisQuotaConfig config, MeterRegistry meters) {
+        return config.enabled() ? new RedisQuotaCounter(config, meters, System::currentTimeMillis)
+                : new LocalQuotaCounter(System::nanoTime);
+    }
+}

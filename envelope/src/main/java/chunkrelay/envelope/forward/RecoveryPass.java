@@ -1,0 +1,173 @@
+package chunkrelay.envelope.forward;
+
+import chunkrelay.storage.ArchiveKey;
+import chunkrelay.storage.ArchiveUnavailableException;
+import chunkrelay.storage.ArchivedChunk;
+import chunkrelay.storage.ChunkArchive;
+import chunkrelay.translate.export.DeliveryResult;
+import chunkrelay.translate.export.OtlpHttpExporter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micronaut.context.annotation.Requires;
+import io.micronaut.context.event.ApplicationEventListener;
+import io.micronaut.runtime.server.event.ServerStartupEvent;
+import jakarta.annotation.PreDestroy;
+import jakarta.inject.Singleton;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.LocalDate;
+import java.time.format.DateTimeParseException;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Delivers what no relay delivered: chunks archived by a relay that was killed before forwarding them, dropped
+ * at a graceful stop, or refused by a target that was down. Every {@code relay.recovery.interval} it lists the
+ * archive's recent days ({@link RecoveryConfig#days()}, days of first samples, so also days ahead of today
+ * for a client whose clock runs ahead) and sends the OTLP form of each chunk that has had no
+ * delivery marker for {@code grace} (counted from when this relay first saw it so, which needs no clock shared
+ * with the bucket), once per chunk across all replicas on the bucket.
+ *
+ * <p>A replica sends a chunk only after claiming it: a lease object {@code {stem}.recovery-lease-{n}} written
+ * with {@code If-None-Match: *}, where {@code n} numbers the {@code lease}-long period of the wall clock; of all
+ * replicas exactly one creates it. A claim is refused too while the lease of the period before exists, so every
+ * claim holds for at least one whole lease, longer than an export's retries take; a claimer that died leaves its
+ * chunk to another replica one or two leases later. After claiming, the delivery marker is checked again (another
+ * replica may just have delivered it); after a 2xx the marker is written, then the lease removed.
+ *
+ * <p>Runs in the server only (not in the {@code replay} command), on one thread of its own.
+ */
+@Singleton
+@Requires(property = "relay.otlp.endpoint")
+public class RecoveryPass implements ApplicationEventListener<ServerStartupEvent> {
+    private static final Logger LOG = LoggerFactory.getLogger(RecoveryPass.class);
+    static final String LEASE_SUFFIX = ".recovery-lease-";
+
+    private final ChunkArchive archive;
+    private final OtlpHttpExporter exporter;
+    private final RecoveryConfig config;
+    private final MeterRegistry meters;
+    private final Clock clock;
+    /** This replica, in lease objects, for whoever reads the bucket. */
+    private final String claimant = UUID.randomUUID().toString();
+    /** Undelivered chunks by stem, with the time (nanoTime) this relay first saw them so; pass thread only. */
+    private final Map<String, Long> firstSeenUndelivered = new HashMap<>();
+    private final ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(runnable -> {
+        Thread t = new Thread(runnable, "recovery-pass");
+        t.setDaemon(true);
+        return t;
+    });
+
+    public RecoveryPass(ChunkArchive archive, OtlpHttpExporter exporter, RecoveryConfig config, MeterRegistry meters) {
+        this.archive = archive;
+        this.exporter = exporter;
+        this.config = config;
+        this.meters = meters;
+        this.clock = Clock.systemUTC();
+    }
+
+    @Override
+    public void onApplicationEvent(ServerStartupEvent event) {
+        if (!config.enabled()) {
+            return;
+        }
+        long interval = config.interval().toMillis();
+        thread.scheduleWithFixedDelay(this::runQuietly, interval, interval, TimeUnit.MILLISECONDS);
+    }
+
+    @PreDestroy
+    void stop() throws InterruptedException {
+        thread.shutdownNow();
+        thread.awaitTermination(10, TimeUnit.SECONDS);
+    }
+
+    private void runQuietly() {
+        try {
+            run();
+        } catch (ArchiveUnavailableException e) {
+            LOG.warn("recovery pass stopped early, the archive is unavailable: {}", e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            LOG.error("recovery pass failed", e);
+        }
+    }
+
+    /** One pass over the recent days of every project in the archive. */
+    void run() throws InterruptedException {
+        LocalDate today = LocalDate.now(clock);
+        LocalDate from = today.minusDays(Math.max(1, config.days()) - 1L);
+        Set<String> stillUndelivered = new HashSet<>();
+        for (String project : archive.listFolders("")) {
+            if (!project.chars().allMatch(Character::isDigit)) {
+                continue; // quarantine/, upstream-spool/, ...: not a project's chunks
+            }
+            for (String folder : archive.listFolders(project + "/")) {
+                LocalDate day = day(folder);
+                if (day == null || day.isBefore(from)) {
+                    continue;
+                }
+                for (ArchivedChunk chunk : archive.list(project, day, day)) {
+                    if (chunk.delivered()) {
+                        continue;
+                    }
+                    String stem = chunk.key().stem();
+                    stillUndelivered.add(stem);
+                    long now = System.nanoTime();
+                    long firstSeen = firstSeenUndelivered.computeIfAbsent(stem, s -> now);
+                    if (now - firstSeen >= config.grace().toNanos()) {
+                        recover(chunk);
+                    }
+                    if (Thread.interrupted()) {
+                        throw new InterruptedException();
+                    }
+                }
+            }
+        }
+        firstSeenUndelivered.keySet().retainAll(stillUndelivered);
+    }
+
+    /** The day a folder below a project names, or null for anything else. */
+    private static LocalDate day(String folder) {
+        try {
+            return LocalDate.parse(folder);
+        } catch (DateTimeParseException e) {
+            return null;
+        }
+    }
+
+    private void recover(ArchivedChunk chunk) throws InterruptedException {
+        ArchiveKey key = chunk.key();
+        long period = clock.millis() / config.lease().toMillis();
+        String lease = key.stem() + LEASE_SUFFIX + period;
+        if (archive.readObject(key.stem() + LEASE_SUFFIX + (period - 1)).isPresent()
+                || !archive.storeObjectIfAbsent(lease, claimant.getBytes(StandardCharsets.UTF_8))) {
+            return; // another replica holds it
+        }
+        if (archive.isDelivered(key)) {
+            archive.deleteObject(lease);
+            return;
+        }
+        DeliveryResult result = exporter.export(archive.readOtlp(chunk));
+        if (result.delivered()) {
+            archive.markDelivered(key);
+            archive.deleteObject(lease);
+            firstSeenUndelivered.remove(key.stem());
+            meters.counter("relay.recovery.chunks", "outcome", "delivered").increment();
+            LOG.info("recovered chunk {}: delivered after no relay had", key.stem());
+        } else {
+            // the lease stays, so no replica tries again before it has run out
+            archive.markForReplay(key, result.reason());
+            meters.counter("relay.recovery.chunks", "outcome", "failed").increment();
+            LOG.warn("recovery of chunk {} failed, tried again after the lease: {}", key.stem(), result.reason());
+        }
+    }
+}

@@ -1,0 +1,180 @@
+package chunkrelay.envelope.auth;
+
+import chunkrelay.envelope.testing.RedisServer;
+import chunkrelay.envelope.testing.RunningRelay;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Quota windows counted in a real Redis, on a clock the test moves. */
+class RedisQuotaCounterTest {
+    @TempDir
+    static Path work;
+    private static RedisServer redis;
+
+    /**
+     * 20.5 s into a minute two minutes ahead (39.5 s left of the window): ahead, because Redis expires the counters
+     * by its own clock at the window's end.
+     */
+    private final AtomicLong clock = new AtomicLong((System.currentTimeMillis() / 60_000 + 2) * 60_000 + 20_500);
+    private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+    private final ProjectRegistry projects = new ProjectRegistry(List.of(
+            new ProjectConfig("1", null, null, new ProjectConfig.RateLimits(3L, null)),
+            new ProjectConfig("2", null, null, new ProjectConfig.RateLimits(2L, 100L))));
+    private RedisQuotaCounter counter;
+
+    @BeforeAll
+    static void startRedis() throws Exception {
+        redis = RedisServer.start(work);
+    }
+
+    @AfterAll
+    static void stopRedis() throws InterruptedException {
+        redis.close();
+    }
+
+    @AfterEach
+    void closeCounter() {
+        if (counter != null) {
+            counter.close();
+        }
+    }
+
+    private ProjectRateLimiter limiter(String uri, String keyPrefix) {
+        counter = new RedisQuotaCounter(new RedisQuotaConfig(uri, Duration.ofMillis(250), Duration.ofSeconds(1),
+                keyPrefix), meters, clock::get);
+        return new ProjectRateLimiter(projects, meters, counter);
+    }
+
+    @Test
+    void refusesOnceTheQuotaIsSpentUntilTheMinuteEnds() {
+        ProjectRateLimiter limiter = limiter(redis.uri(), "refuses:");
+        limiter.acquire(1, 2, 10, ChunkCategory.PROFILE_CHUNK);
+        limiter.acquire(1, 1, 10, ChunkCategory.PROFILE_CHUNK);
+
+        RateLimitedError refused = assertThrows(RateLimitedError.class,
+                () -> limiter.acquire(1, 1, 10, ChunkCategory.PROFILE_CHUNK));
+        assertEquals(40, refused.retryAfterSeconds());
+        assertEquals("40:profile_chunk:project:project_quota", refused.rateLimitsHeader());
+
+        clock.addAndGet(39_500);
+        assertDoesNotThrow(() -> limiter.acquire(1, 3, 10, ChunkCategory.PROFILE_CHUNK));
+    }
+
+    @Test
+    void aRefusedEnvelopeTakesNothingFromEitherQuota() throws Exception {
+        ProjectRateLimiter limiter = limiter(redis.uri(), "nothing:");
+        limiter.acquire(2, 1, 60, ChunkCategory.PROFILE_CHUNK);
+        // over the bytes quota only: the chunk quota keeps its last chunk
+        assertThrows(RateLimitedError.class, () -> limiter.acquire(2, 1, 41, ChunkCategory.PROFILE_CHUNK));
+        long window = clock.get() / 60_000;
+        assertEquals("1", redis.command("GET", "nothing:quota:{2}:" + window + ":chunks"));
+
+        assertDoesNotThrow(() -> limiter.acquire(2, 1, 40, ChunkCategory.PROFILE_CHUNK));
+        assertThrows(RateLimitedError.class, () -> limiter.acquire(2, 1, 0, ChunkCategory.PROFILE_CHUNK));
+    }
+
+    @Test
+    void countersExpireWithTheirWindow() throws Exception {
+        ProjectRateLimiter limiter = limiter(redis.uri(), "expiry:");
+        clock.set(System.currentTimeMillis());
+        limiter.acquire(2, 1, 5, ChunkCategory.PROFILE_CHUNK);
+
+        long window = clock.get() / 60_000;
+        long expiresAt = Long.parseLong(redis.command("EXPIRETIME", "expiry:quota:{2}:" + window + ":bytes")
+                .substring(1));
+        assertEquals((window + 1) * 60 + 1, expiresAt, "a second past the window's end, in Unix seconds");
+        assertEquals("5", redis.command("GET", "expiry:quota:{2}:" + window + ":bytes"));
+    }
+
+    @Test
+    void enforcesQuotasAgainOnceARestartedRedisIsBack() throws Exception {
+        RedisServer restarting = RedisServer.start(work);
+        try {
+            ProjectRateLimiter limiter = limiter(restarting.uri(), "restart:");
+            limiter.acquire(1, 3, 10, ChunkCategory.PROFILE_CHUNK);
+            assertThrows(RateLimitedError.class, () -> limiter.acquire(1, 1, 10, ChunkCategory.PROFILE_CHUNK));
+
+            restarting.stop();
+            assertDoesNotThrow(() -> limiter.acquire(1, 1, 10, ChunkCategory.PROFILE_CHUNK));
+            assertTrue(meters.counter("relay.quota.backend.errors").count() >= 1);
+
+            // empty after the restart (counters and the cached script gone): the window starts again
+            restarting.restart();
+            RunningRelay.await("the quota enforced again", Duration.ofSeconds(30), () -> {
+                try {
+                    limiter.acquire(1, 1, 10, ChunkCategory.PROFILE_CHUNK);
+                    return false;
+                } catch (RateLimitedError refused) {
+                    return true;
+                }
+            });
+            long window = clock.get() / 60_000;
+            assertEquals("3", restarting.command("GET", "restart:quota:{1}:" + window + ":chunks"));
+        } finally {
+            restarting.close();
+        }
+    }
+
+    @Test
+    void theRedisClientRunsOnAFewThreadsHoweverManyCallersCheck() throws Exception {
+        int before = lettuceThreads();
+        ProjectRateLimiter limiter = limiter(redis.uri(), "threads:");
+        ExecutorService callers = Executors.newFixedThreadPool(16);
+        try {
+            List<Future<?>> checks = new ArrayList<>();
+            for (int i = 0; i < 16; i++) {
+                long project = 3 + i;
+                checks.add(callers.submit(() -> {
+                    for (int n = 0; n < 50; n++) {
+                        limiter.acquire(project, 1, 10, ChunkCategory.PROFILE_CHUNK);
+                    }
+                }));
+            }
+            for (Future<?> check : checks) {
+                check.get();
+            }
+        } finally {
+            callers.shutdownNow();
+        }
+        int added = lettuceThreads() - before;
+        // two I/O and two computation threads at most, and the timer of command timeouts
+        assertTrue(added >= 1 && added <= 5, added + " Lettuce threads");
+    }
+
+    private static int lettuceThreads() {
+        return (int) Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.isAlive() && t.getName().toLowerCase(java.util.Locale.ROOT).contains("lettuce")).count();
+    }
+
+    @Test
+    void acceptsAndCountsWhenRedisCannotBeReached() throws Exception {
+        RedisServer gone = RedisServer.start(work);
+        gone.stop();
+        ProjectRateLimiter limiter = limiter(gone.uri(), "gone:");
+
+        for (int i = 0; i < 10; i++) {
+            assertDoesNotThrow(() -> limiter.acquire(1, 1, 10, ChunkCategory.PROFILE_CHUNK));
+        }
+
+        assertEquals(10, meters.counter("relay.quota.backend.errors").count());
+        assertTrue(meters.find("relay.chunks.rate_limited").counters().isEmpty());
+    }
+}
