@@ -417,7 +417,7 @@ public class ChunkTranslator {
     }
 
     /** {@code thread.id} is an int in the conventions; ids that are not plain decimal numbers stay strings. */
-    static AnyValue threadIdValue(String threadId) {
+    public static AnyValue threadIdValue(String threadId) {
         if (isCanonicalDecimal(threadId)) {
             return AnyValue.newBuilder().setIntValue(Long.parseLong(threadId)).build();
         }

@@ -124,6 +124,9 @@ class ReplicaForwardingTest {
             config.put("relay.otlp.endpoint", receiver.endpoint());
             config.put("relay.otlp.workers", 1);
             config.put("relay.recovery.enabled", false);
+            // both forms before the 200, as in the test environment: this pins forwarding recovery, and the
+            // derivation of chunks killed inside their link window has its own test (TraceLinksTest)
+            config.put("relay.links.window", "0s");
             ExecutorService load = Executors.newSingleThreadExecutor();
             try (ForkedRelay killed = ForkedRelay.start(256, work, systemProperties(config))) {
                 RelayClient client = new RelayClient(killed.base());
