@@ -21,6 +21,9 @@ public record ArchiveEntry(ArchiveKey key, byte[] sentryPayload, byte[] otlpPayl
     public static final String PLATFORM = "platform";
     public static final String RELEASE = "release";
     public static final String SAMPLE_COUNT = "sample-count";
+    /** Unix nanoseconds of the chunk's first and last sample, for listings that filter by time. */
+    public static final String FIRST_SAMPLE_NS = "first-sample-ns";
+    public static final String LAST_SAMPLE_NS = "last-sample-ns";
     public static final String RELAY_VERSION = "relay-version";
 
     public ArchiveEntry {

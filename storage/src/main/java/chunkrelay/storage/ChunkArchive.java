@@ -387,6 +387,12 @@ public final class ChunkArchive implements AutoCloseable {
         return read(chunk.otlpObjectKey());
     }
 
+    /** The user metadata of an archived chunk's OTLP object (platform, release, sample count, ...), by name. */
+    public Map<String, String> metadata(ArchivedChunk chunk) {
+        return withRetries("check " + chunk.otlpObjectKey(), new Deadline(settings.deadline()), new Attempts(),
+                timeout -> head(chunk.otlpObjectKey(), timeout).map(HeadObjectResponse::metadata).orElse(Map.of()));
+    }
+
     /** The decompressed Sentry form (the SDK's payload) of an archived chunk. */
     public byte[] readSentry(ArchivedChunk chunk) {
         if (chunk.sentryObjectKey() == null) {

@@ -24,7 +24,8 @@ public class RelayErrorHandler implements ExceptionHandler<RelayError, HttpRespo
         return response(error);
     }
 
-    static HttpResponse<Map<String, Object>> response(RelayError error) {
+    /** The error as Relay answers it: {@code {"detail": ..., "causes": [...]}}, its headers, the connection closed. */
+    public static HttpResponse<Map<String, Object>> response(RelayError error) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("detail", error.detail());
         if (!error.causes().isEmpty()) {

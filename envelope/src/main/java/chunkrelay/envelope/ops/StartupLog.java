@@ -4,6 +4,7 @@ import chunkrelay.envelope.auth.ProjectRegistry;
 import chunkrelay.envelope.auth.RedisQuotaConfig;
 import chunkrelay.envelope.pipeline.RelayLimits;
 import chunkrelay.envelope.upstream.UpstreamConfig;
+import chunkrelay.envelope.views.ViewsConfig;
 
 import chunkrelay.storage.ChunkArchive;
 import chunkrelay.storage.EmbeddedS3Server;
@@ -29,10 +30,11 @@ public class StartupLog implements ApplicationEventListener<ServerStartupEvent> 
     private final String otlpEndpoint;
     private final UpstreamConfig upstream;
     private final RedisQuotaConfig redis;
+    private final ViewsConfig views;
 
     public StartupLog(ProjectRegistry projects, RelayLimits limits, ChunkArchive archive,
                       @Nullable EmbeddedS3Server embedded, @Value("${relay.otlp.endpoint:}") String otlpEndpoint,
-                      UpstreamConfig upstream, RedisQuotaConfig redis) {
+                      UpstreamConfig upstream, RedisQuotaConfig redis, ViewsConfig views) {
         this.projects = projects;
         this.limits = limits;
         this.archive = archive;
@@ -40,6 +42,7 @@ public class StartupLog implements ApplicationEventListener<ServerStartupEvent> 
         this.otlpEndpoint = otlpEndpoint;
         this.upstream = upstream;
         this.redis = redis;
+        this.views = views;
     }
 
     @Override
@@ -59,10 +62,11 @@ public class StartupLog implements ApplicationEventListener<ServerStartupEvent> 
                 ? upstream.base() + (upstream.forwardProfileChunks() ? " (profile chunks too)" : "")
                 : "off (relay.upstream.url unset; other items are counted and dropped)";
         LOG.info("chunk-relay listening on {} (envelopes: POST {}api/<project_id>/envelope/) after {} ms; auth: {}; "
-                        + "quotas: {}; archive: {}; forwarding: {}; upstream Sentry: {}; limits: envelope {} bytes, "
-                        + "profile chunk {} bytes",
+                        + "quotas: {}; archive: {}; forwarding: {}; upstream Sentry: {}; views (page at {}): {}; "
+                        + "limits: envelope {} bytes, profile chunk {} bytes",
                 event.getSource().getURL(), event.getSource().getURI().resolve("/"),
                 ManagementFactory.getRuntimeMXBean().getUptime(), auth, quotas, archiveTarget, forwarding, upstreamTarget,
-                limits.maxEnvelopeBytes(), limits.maxChunkBytes());
+                event.getSource().getURI().resolve("/"), views.describe(), limits.maxEnvelopeBytes(),
+                limits.maxChunkBytes());
     }
 }

@@ -6,7 +6,10 @@ import chunkrelay.storage.ArchiveEntry;
 import java.util.HashMap;
 import java.util.Map;
 
-/** The user metadata both archived forms of a chunk carry: platform, release, sample count, relay version. */
+/**
+ * The user metadata both archived forms of a chunk carry: platform, release, sample count, first and last sample
+ * time, relay version.
+ */
 final class ArchivedMetadata {
     private ArchivedMetadata() {
     }
@@ -18,6 +21,16 @@ final class ArchivedMetadata {
             metadata.put(ArchiveEntry.RELEASE, chunk.release());
         }
         metadata.put(ArchiveEntry.SAMPLE_COUNT, Integer.toString(chunk.sampleCount()));
+        long first = Long.MAX_VALUE;
+        long last = Long.MIN_VALUE;
+        for (int s = 0; s < chunk.sampleCount(); s++) {
+            first = Math.min(first, chunk.sampleTimestampNanos(s));
+            last = Math.max(last, chunk.sampleTimestampNanos(s));
+        }
+        if (chunk.sampleCount() > 0) {
+            metadata.put(ArchiveEntry.FIRST_SAMPLE_NS, Long.toString(first));
+            metadata.put(ArchiveEntry.LAST_SAMPLE_NS, Long.toString(last));
+        }
         metadata.put(ArchiveEntry.RELAY_VERSION, version.version());
         return metadata;
     }

@@ -1,0 +1,159 @@
+package chunkrelay.envelope.views;
+
+import chunkrelay.envelope.errors.RelayError;
+import chunkrelay.storage.ArchiveEntry;
+import chunkrelay.storage.ArchivedChunk;
+import chunkrelay.storage.ChunkArchive;
+import chunkrelay.translate.view.CollapsedStacksWriter;
+import chunkrelay.translate.view.MergedProfile;
+import chunkrelay.translate.view.OtlpViewWriter;
+import chunkrelay.translate.view.PprofWriter;
+import chunkrelay.translate.view.ProfileMerger;
+import chunkrelay.translate.view.SpeedscopeWriter;
+import com.google.protobuf.InvalidProtocolBufferException;
+import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
+import jakarta.inject.Singleton;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
+import java.nio.charset.StandardCharsets;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The query side of the archive: which chunks a range holds (listed from the bucket by day prefix, no local index
+ * that could drift) and one profile merged from their OTLP forms, exactly as they were forwarded. A range of more
+ * than {@code relay.views.max-chunks} chunks is refused before anything is read.
+ */
+@Singleton
+public class ProfileViews {
+    private final ChunkArchive archive;
+    private final ViewsConfig config;
+
+    public ProfileViews(ChunkArchive archive, ViewsConfig config) {
+        this.archive = archive;
+        this.config = config;
+    }
+
+    /**
+     * One archived chunk as a listing shows it.
+     *
+     * @param firstSampleNanos null for chunks archived before the relay recorded it
+     * @param delivered        its OTLP form reached the forwarding target
+     */
+    public record ChunkSummary(String chunkId, String profilerId, String day, String platform, String release,
+                               Long sampleCount, Long firstSampleNanos, Long lastSampleNanos, boolean delivered) {
+    }
+
+    /** The project ids the archive holds. */
+    public List<String> projects() {
+        return archive.listProjects();
+    }
+
+    /**
+     * The derived chunks of the query's project whose samples overlap its range and that pass its chunk filters.
+     *
+     * @throws RelayError 400 when the range holds more than {@code relay.views.max-chunks}
+     */
+    public List<ChunkSummary> chunks(ViewQuery query) {
+        List<Listed> listed = listed(query);
+        List<ChunkSummary> summaries = new ArrayList<>(listed.size());
+        for (Listed chunk : listed) {
+            summaries.add(chunk.summary());
+        }
+        return summaries;
+    }
+
+    /** The query's samples merged into one profile. */
+    public MergedProfile profile(ViewQuery query) {
+        ProfileMerger merger = new ProfileMerger(query.filter());
+        for (Listed chunk : listed(query)) {
+            byte[] otlp = archive.readOtlp(chunk.archived());
+            try {
+                merger.add(ExportProfilesServiceRequest.parseFrom(otlp));
+            } catch (InvalidProtocolBufferException e) {
+                throw new IllegalStateException("archived OTLP form of " + chunk.archived().key().stem()
+                        + " does not decode", e);
+            }
+        }
+        return merger.result();
+    }
+
+    /** Writes the query's merged profile in {@code format}. */
+    public void export(ViewQuery query, ExportFormat format, OutputStream out) throws IOException {
+        MergedProfile profile = profile(query);
+        switch (format) {
+            case PPROF -> PprofWriter.write(profile, out);
+            case SPEEDSCOPE -> SpeedscopeWriter.write(profile, fileName(query, format), out);
+            case COLLAPSED -> CollapsedStacksWriter.write(profile, new OutputStreamWriter(out, StandardCharsets.UTF_8));
+            case OTLP -> OtlpViewWriter.build(profile, "chunk-relay").writeTo(out);
+        }
+        out.flush();
+    }
+
+    /** A file name that says what the export holds, e.g. {@code profile-1-20261122T020000Z-20261122T030000Z.pb.gz}. */
+    public static String fileName(ViewQuery query, ExportFormat format) {
+        return "profile-" + query.project() + "-" + compact(query.from()) + "-" + compact(query.to()) + "."
+                + format.suffix();
+    }
+
+    private static String compact(java.time.Instant instant) {
+        return instant.truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString().replace("-", "").replace(":", "");
+    }
+
+    private record Listed(ArchivedChunk archived, Map<String, String> metadata) {
+        ChunkSummary summary() {
+            return new ChunkSummary(archived.key().chunkId(), archived.key().profilerId(),
+                    archived.key().day().toString(), metadata.get(ArchiveEntry.PLATFORM),
+                    metadata.get(ArchiveEntry.RELEASE), number(ArchiveEntry.SAMPLE_COUNT),
+                    number(ArchiveEntry.FIRST_SAMPLE_NS), number(ArchiveEntry.LAST_SAMPLE_NS), archived.delivered());
+        }
+
+        Long number(String name) {
+            try {
+                return metadata.containsKey(name) ? Long.valueOf(metadata.get(name)) : null;
+            } catch (NumberFormatException e) {
+                return null;
+            }
+        }
+    }
+
+    /**
+     * The chunks filed under the range's days (and the day before, for chunks that began then), filtered by profiler
+     * from their keys first, then by platform, release and time from their metadata.
+     */
+    private List<Listed> listed(ViewQuery query) {
+        String project = Long.toString(query.project());
+        LocalDate first = LocalDate.ofInstant(query.from(), ZoneOffset.UTC).minusDays(1);
+        LocalDate last = LocalDate.ofInstant(query.to(), ZoneOffset.UTC);
+        List<ArchivedChunk> candidates = new ArrayList<>();
+        for (ArchivedChunk chunk : archive.list(project, first, last)) {
+            if (query.profilerId() == null || query.profilerId().equals(chunk.key().profilerId())) {
+                candidates.add(chunk);
+            }
+        }
+        long from = ViewQuery.nanos(query.from());
+        long to = ViewQuery.nanos(query.to());
+        List<Listed> listed = new ArrayList<>();
+        for (ArchivedChunk chunk : candidates) {
+            Listed candidate = new Listed(chunk, archive.metadata(chunk));
+            ChunkSummary summary = candidate.summary();
+            boolean inRange = summary.firstSampleNanos() == null
+                    ? !chunk.key().day().isBefore(first.plusDays(1))
+                    : summary.firstSampleNanos() < to && summary.lastSampleNanos() >= from;
+            if (inRange && (query.platform() == null || query.platform().equals(summary.platform()))
+                    && (query.release() == null || query.release().equals(summary.release()))) {
+                listed.add(candidate);
+                if (listed.size() > config.maxChunks()) {
+                    throw ViewQuery.bad("the range holds more than " + config.maxChunks()
+                            + " chunks (relay.views.max-chunks); narrow from/to or filter by profiler_id");
+                }
+            }
+        }
+        return listed;
+    }
+}

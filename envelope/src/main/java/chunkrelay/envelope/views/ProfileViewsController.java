@@ -1,0 +1,75 @@
+package chunkrelay.envelope.views;
+
+import io.micronaut.http.HttpHeaders;
+import io.micronaut.http.HttpResponse;
+import io.micronaut.http.MediaType;
+import io.micronaut.http.annotation.Controller;
+import io.micronaut.http.annotation.Get;
+import io.micronaut.http.annotation.PathVariable;
+import io.micronaut.http.annotation.QueryValue;
+import io.micronaut.core.annotation.Nullable;
+import io.micronaut.scheduling.TaskExecutors;
+import io.micronaut.scheduling.annotation.ExecuteOn;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The query API over the archive: {@code GET /api/v1/projects}, {@code GET /api/v1/projects/{project}/chunks} and
+ * {@code GET /api/v1/projects/{project}/profile}. Access is checked by {@link ViewAccessFilter}; the work (bucket
+ * listings and reads) runs on the blocking executor, never on the event loop.
+ */
+@Controller("/api/v1/projects")
+@ExecuteOn(TaskExecutors.BLOCKING)
+public class ProfileViewsController {
+    private final ProfileViews views;
+
+    public ProfileViewsController(ProfileViews views) {
+        this.views = views;
+    }
+
+    @Get(produces = MediaType.APPLICATION_JSON)
+    public Map<String, List<String>> projects() {
+        return Map.of("projects", views.projects());
+    }
+
+    @Get(uri = "/{project}/chunks", produces = MediaType.APPLICATION_JSON)
+    public Map<String, Object> chunks(@PathVariable String project, @Nullable @QueryValue String from,
+                                      @Nullable @QueryValue String to,
+                                      @Nullable @QueryValue("profiler_id") String profilerId,
+                                      @Nullable @QueryValue String platform, @Nullable @QueryValue String release) {
+        ViewQuery query = ViewQuery.parse(project, from, to, profilerId, platform, release, null, null, null,
+                Instant.now());
+        List<ProfileViews.ChunkSummary> chunks = views.chunks(query);
+        return Map.of("project", query.project(), "from", query.from().toString(), "to", query.to().toString(),
+                "chunks", chunks);
+    }
+
+    @Get(uri = "/{project}/profile")
+    public HttpResponse<byte[]> profile(@PathVariable String project, @Nullable @QueryValue String from,
+                                        @Nullable @QueryValue String to,
+                                        @Nullable @QueryValue("profiler_id") String profilerId,
+                                        @Nullable @QueryValue String platform, @Nullable @QueryValue String release,
+                                        @Nullable @QueryValue("thread_id") String threadId,
+                                        @Nullable @QueryValue("trace_id") String traceId,
+                                        @Nullable @QueryValue("span_id") String spanId,
+                                        @Nullable @QueryValue String format) throws IOException {
+        ExportFormat exportFormat;
+        try {
+            exportFormat = ExportFormat.of(format == null ? "pprof" : format);
+        } catch (IllegalArgumentException e) {
+            throw ViewQuery.bad(e.getMessage());
+        }
+        ViewQuery query = ViewQuery.parse(project, from, to, profilerId, platform, release, threadId, traceId,
+                spanId, Instant.now());
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        views.export(query, exportFormat, body);
+        return HttpResponse.ok(body.toByteArray())
+                .contentType(exportFormat.mediaType())
+                .header(HttpHeaders.CONTENT_DISPOSITION,
+                        "attachment; filename=\"" + ProfileViews.fileName(query, exportFormat) + "\"");
+    }
+}

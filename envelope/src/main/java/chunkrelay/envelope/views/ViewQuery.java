@@ -1,0 +1,90 @@
+package chunkrelay.envelope.views;
+
+import chunkrelay.envelope.errors.RelayError;
+import chunkrelay.translate.view.ViewFilter;
+import io.micronaut.http.HttpStatus;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.Locale;
+
+/**
+ * What a view asks for: a project, a time range and filters, as the query string or the command line gives them.
+ *
+ * @param project    the project id
+ * @param from       the range's start (inclusive)
+ * @param to         the range's end (exclusive)
+ * @param profilerId only chunks of this profiler (32 hex digits), or null
+ * @param platform   only chunks of this platform, or null
+ * @param release    only chunks of this release, or null
+ * @param threadId   only samples of this thread, or null
+ * @param traceId    only samples linked to this trace, or null
+ * @param spanId     only samples linked to this span, or null
+ */
+public record ViewQuery(long project, Instant from, Instant to, String profilerId, String platform, String release,
+                        String threadId, String traceId, String spanId) {
+    /** The range when none is given: the last hour. */
+    static final Duration DEFAULT_RANGE = Duration.ofHours(1);
+
+    /**
+     * Reads a query from its text parameters; {@code from} and {@code to} are RFC 3339 times or Unix seconds, and
+     * default to the hour before {@code now}.
+     *
+     * @throws RelayError 400 for a malformed parameter
+     */
+    public static ViewQuery parse(String project, String from, String to, String profilerId, String platform,
+                                  String release, String threadId, String traceId, String spanId, Instant now) {
+        long projectId;
+        try {
+            projectId = Long.parseLong(project);
+        } catch (NumberFormatException e) {
+            throw bad("project must be a number, got '" + project + "'");
+        }
+        Instant end = to == null || to.isBlank() ? now : time("to", to);
+        Instant start = from == null || from.isBlank() ? end.minus(DEFAULT_RANGE) : time("from", from);
+        if (!start.isBefore(end)) {
+            throw bad("from (" + start + ") must be before to (" + end + ")");
+        }
+        return new ViewQuery(projectId, start, end, hex("profiler_id", profilerId, 32), blankToNull(platform),
+                blankToNull(release), blankToNull(threadId), hex("trace_id", traceId, 32), hex("span_id", spanId, 16));
+    }
+
+    public ViewFilter filter() {
+        return new ViewFilter(nanos(from), nanos(to), profilerId, threadId, traceId, spanId);
+    }
+
+    static long nanos(Instant instant) {
+        return instant.getEpochSecond() * 1_000_000_000L + instant.getNano();
+    }
+
+    private static Instant time(String name, String value) {
+        try {
+            if (value.matches("[0-9]+(\\.[0-9]+)?")) {
+                return Instant.ofEpochSecond(0, new java.math.BigDecimal(value).movePointRight(9).longValueExact());
+            }
+            return java.time.OffsetDateTime.parse(value).toInstant();
+        } catch (DateTimeParseException | ArithmeticException e) {
+            throw bad(name + " must be an RFC 3339 time (2026-11-22T02:00:00Z) or Unix seconds, got '" + value + "'");
+        }
+    }
+
+    private static String hex(String name, String value, int digits) {
+        if (value == null || value.isBlank()) {
+            return null;
+        }
+        String normalised = value.replace("-", "").toLowerCase(Locale.ROOT);
+        if (!normalised.matches("[0-9a-f]{" + digits + "}")) {
+            throw bad(name + " must be " + digits + " hex digits, got '" + value + "'");
+        }
+        return normalised;
+    }
+
+    private static String blankToNull(String value) {
+        return value == null || value.isBlank() ? null : value;
+    }
+
+    static RelayError bad(String detail) {
+        return new RelayError(HttpStatus.BAD_REQUEST, detail);
+    }
+}

@@ -1,0 +1,306 @@
+package chunkrelay.envelope.views;
+
+import chunkrelay.chunk.fixtures.Fixtures;
+import chunkrelay.chunk.fixtures.RecordedChunk;
+import chunkrelay.chunk.fixtures.SdkRequest;
+import chunkrelay.envelope.Application;
+import chunkrelay.envelope.testing.RelayClient;
+import chunkrelay.envelope.testing.RunningRelay;
+import chunkrelay.storage.EmbeddedS3Server;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.google.perftools.profiles.ProfileProto;
+import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.NetworkInterface;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.zip.GZIPInputStream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Issue 16's query API, access rules and command line against the running relay after the recorded SDK requests:
+ * chunk listings from the bucket, merged exports equal to the archived OTLP forms, the chunk cap, bearer-token and
+ * loopback-only modes, CORS that lets browser SDKs post but no other site read profiles, and {@code export}.
+ */
+class ProfileViewsApiTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    /** The recorded requests are of 2026-11-22 (UTC). */
+    private static final String RANGE = "from=2026-11-22T00:00:00Z&to=2026-11-23T00:00:00Z";
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    private static HttpResponse<byte[]> get(URI base, String path, String... headers) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(60)).GET();
+        if (headers.length > 0) {
+            request.headers(headers);
+        }
+        return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+    }
+
+    private static JsonNode json(HttpResponse<byte[]> response) throws IOException {
+        return JSON.readTree(response.body());
+    }
+
+    private static void replayAll(RunningRelay relay) {
+        for (SdkRequest request : Fixtures.sdkRequests()) {
+            assertEquals(200, relay.client().replay(request).status(), request.name());
+        }
+    }
+
+    private static long archivedSamples(RunningRelay relay) throws IOException {
+        long samples = 0;
+        for (var chunk : relay.archivedChunks()) {
+            ExportProfilesServiceRequest otlp = ExportProfilesServiceRequest.parseFrom(relay.archive().readOtlp(chunk));
+            samples += otlp.getResourceProfiles(0).getScopeProfiles(0).getProfiles(0).getSamplesList().stream()
+                    .mapToLong(s -> s.getTimestampsUnixNanoCount()).sum();
+        }
+        return samples;
+    }
+
+    @Test
+    void listingsAndExportsShowWhatWasArchived() throws Exception {
+        try (EmbeddedS3Server s3 = EmbeddedS3Server.inMemory();
+             RunningRelay relay = RunningRelay.start(s3, Map.of())) {
+            replayAll(relay);
+            URI base = relay.uri();
+
+            assertEquals(List.of("1"), JSON.convertValue(json(get(base, "/api/v1/projects")).path("projects"),
+                    List.class));
+            JsonNode chunks = json(get(base, "/api/v1/projects/1/chunks?" + RANGE)).path("chunks");
+            List<RecordedChunk> recorded = Fixtures.sdkChunks();
+            assertEquals(recorded.size(), chunks.size());
+            Set<String> platforms = new TreeSet<>();
+            for (JsonNode chunk : chunks) {
+                assertEquals("2026-11-22", chunk.path("day").asText());
+                assertTrue(chunk.path("sampleCount").asLong() > 0);
+                assertTrue(chunk.path("firstSampleNanos").asLong() <= chunk.path("lastSampleNanos").asLong());
+                assertEquals(false, chunk.path("delivered").asBoolean(), "forwarding is off");
+                platforms.add(chunk.path("platform").asText());
+            }
+            assertEquals(Set.of("java", "node"), platforms);
+            JsonNode javaOnly = json(get(base, "/api/v1/projects/1/chunks?" + RANGE + "&platform=java")).path("chunks");
+            assertEquals(2, javaOnly.size());
+            String profiler = javaOnly.get(0).path("profilerId").asText();
+            assertEquals(2, json(get(base, "/api/v1/projects/1/chunks?" + RANGE + "&profiler_id="
+                    + profiler.toUpperCase())).path("chunks").size());
+            assertEquals(0, json(get(base, "/api/v1/projects/1/chunks?from=2026-11-23T00:00:00Z&to=2026-11-24T00:00:00Z"))
+                    .path("chunks").size());
+
+            HttpResponse<byte[]> pprof = get(base, "/api/v1/projects/1/profile?" + RANGE + "&format=pprof");
+            assertEquals(200, pprof.statusCode());
+            assertEquals("attachment; filename=\"profile-1-20261122T000000Z-20261123T000000Z.pb.gz\"",
+                    pprof.headers().firstValue("Content-Disposition").orElseThrow());
+            ProfileProto.Profile profile = ProfileProto.Profile.parseFrom(
+                    new GZIPInputStream(new ByteArrayInputStream(pprof.body())).readAllBytes());
+            long pprofSamples = profile.getSampleList().stream().mapToLong(s -> s.getValue(0)).sum();
+            assertEquals(archivedSamples(relay), pprofSamples, "every archived sample, once");
+
+            ExportProfilesServiceRequest otlp = ExportProfilesServiceRequest.parseFrom(
+                    get(base, "/api/v1/projects/1/profile?" + RANGE + "&format=otlp").body());
+            assertEquals(pprofSamples, otlp.getResourceProfiles(0).getScopeProfiles(0).getProfiles(0).getSamplesList()
+                    .stream().mapToLong(s -> s.getTimestampsUnixNanoCount()).sum());
+            JsonNode speedscope = json(get(base, "/api/v1/projects/1/profile?" + RANGE + "&format=speedscope"));
+            assertEquals("https://www.speedscope.app/file-format-schema.json", speedscope.path("$schema").asText());
+            String collapsed = new String(get(base, "/api/v1/projects/1/profile?" + RANGE + "&format=collapsed"
+                    + "&thread_id=1&platform=java").body(), StandardCharsets.UTF_8);
+            assertTrue(collapsed.lines().allMatch(line -> line.matches(".+ [0-9]+")), collapsed);
+            assertTrue(collapsed.contains("fixture.ProfileMain.main;fixture.ProfileMain.busyLoop;"), "qualified JVM names: "
+                    + collapsed.lines().limit(3)
+                    .toList());
+
+            // the recorded transaction's links: its trace id selects the main-thread samples inside it
+            String trace = "acaf88a141894171b76154725292c830";
+            ProfileProto.Profile linked = ProfileProto.Profile.parseFrom(new GZIPInputStream(new ByteArrayInputStream(
+                    get(base, "/api/v1/projects/1/profile?" + RANGE + "&trace_id=" + trace).body())).readAllBytes());
+            assertEquals(469, linked.getSampleList().stream().mapToLong(s -> s.getValue(0)).sum(),
+                    "window 0: the chunk sent after the transaction links 469 samples, the one before none");
+
+            HttpResponse<byte[]> badFormat = get(base, "/api/v1/projects/1/profile?" + RANGE + "&format=svg");
+            assertEquals(400, badFormat.statusCode());
+            assertTrue(json(badFormat).path("detail").asText().contains("pprof, speedscope, collapsed or otlp"));
+            HttpResponse<byte[]> badTime = get(base, "/api/v1/projects/1/chunks?from=yesterday");
+            assertEquals(400, badTime.statusCode());
+            assertTrue(json(badTime).path("detail").asText().startsWith("from must be an RFC 3339 time"));
+        }
+    }
+
+    @Test
+    void aRangeOverTheChunkCapIsRefusedWith400() throws Exception {
+        try (EmbeddedS3Server s3 = EmbeddedS3Server.inMemory();
+             RunningRelay relay = RunningRelay.start(s3, Map.of("relay.views.max-chunks", "2"))) {
+            replayAll(relay);
+            HttpResponse<byte[]> refused = get(relay.uri(), "/api/v1/projects/1/profile?" + RANGE);
+            assertEquals(400, refused.statusCode());
+            assertEquals("the range holds more than 2 chunks (relay.views.max-chunks); narrow from/to or filter by"
+                    + " profiler_id", json(refused).path("detail").asText());
+            assertEquals(200, get(relay.uri(), "/api/v1/projects/1/profile?" + RANGE + "&platform=java")
+                    .statusCode(), "two chunks pass");
+        }
+    }
+
+    @Test
+    void withATokenEveryViewRequestNeedsTheBearerTokenAndThePageAsksForIt() throws Exception {
+        try (EmbeddedS3Server s3 = EmbeddedS3Server.inMemory();
+             RunningRelay relay = RunningRelay.start(s3, Map.of("relay.views.token", "s3cret-token"))) {
+            URI base = relay.uri();
+            HttpResponse<byte[]> without = get(base, "/api/v1/projects");
+            assertEquals(401, without.statusCode());
+            assertEquals("Bearer", without.headers().firstValue("WWW-Authenticate").orElseThrow());
+            assertEquals(401, get(base, "/api/v1/projects", "Authorization", "Bearer wrong").statusCode());
+            assertEquals(200, get(base, "/api/v1/projects", "Authorization", "Bearer s3cret-token").statusCode());
+            assertEquals(200, get(base, "/").statusCode(), "the page holds no data");
+            // the envelope endpoint is unaffected
+            assertEquals(200, relay.client().replay(Fixtures.sdkRequests().get(0)).status());
+        }
+    }
+
+    @Test
+    void withoutATokenOnlyLoopbackClientsWithALoopbackHostGetAnAnswer() throws Exception {
+        InetAddress external = nonLoopbackAddress();
+        try (EmbeddedS3Server s3 = EmbeddedS3Server.inMemory();
+             RunningRelay relay = RunningRelay.start(s3, Map.of())) {
+            URI base = relay.uri();
+            assertEquals(200, get(base, "/api/v1/projects").statusCode());
+            assertEquals(200, get(URI.create("http://127.0.0.1:" + base.getPort()), "/").statusCode());
+
+            URI outside = URI.create("http://" + external.getHostAddress() + ":" + base.getPort());
+            HttpResponse<byte[]> fromOutside = get(outside, "/api/v1/projects");
+            assertEquals(403, fromOutside.statusCode(), "a client on " + external);
+            assertEquals("without relay.views.token the views answer loopback clients only",
+                    json(fromOutside).path("detail").asText());
+            assertEquals(403, get(outside, "/").statusCode());
+            // the envelope endpoint answers everyone
+            assertEquals(200, new RelayClient(outside).replay(Fixtures.sdkRequests().get(0)).status());
+
+            assertEquals(403, rawGetStatus(base.getPort(), "/api/v1/projects", "evil.example"),
+                    "DNS rebinding: a loopback client naming another host");
+            assertEquals(200, rawGetStatus(base.getPort(), "/api/v1/projects", "localhost:" + base.getPort()));
+        }
+    }
+
+    @Test
+    void otherSitesCannotReadViewsWhileBrowserSdksStillPostEnvelopes() throws Exception {
+        try (EmbeddedS3Server s3 = EmbeddedS3Server.inMemory();
+             RunningRelay relay = RunningRelay.start(s3, Map.of())) {
+            URI base = relay.uri();
+            HttpResponse<byte[]> read = get(base, "/api/v1/projects", "Origin", "http://evil.example");
+            assertNull(read.headers().firstValue("Access-Control-Allow-Origin").orElse(null));
+            assertNull(read.headers().firstValue("Access-Control-Allow-Credentials").orElse(null));
+            HttpResponse<byte[]> preflight = HTTP.send(HttpRequest.newBuilder(base.resolve("/api/v1/projects"))
+                    .method("OPTIONS", HttpRequest.BodyPublishers.noBody())
+                    .header("Origin", "http://evil.example").header("Access-Control-Request-Method", "GET")
+                    .header("Access-Control-Request-Headers", "authorization").build(),
+                    HttpResponse.BodyHandlers.ofByteArray());
+            assertNull(preflight.headers().firstValue("Access-Control-Allow-Origin").orElse(null),
+                    "preflight " + preflight.statusCode() + " " + preflight.headers().map());
+
+            SdkRequest sdk = Fixtures.sdkRequests().get(0);
+            List<String> headers = new ArrayList<>();
+            sdk.headers().forEach(h -> {
+                headers.add(h.name());
+                headers.add(h.value());
+            });
+            headers.addAll(List.of("Origin", "https://shop.example"));
+            RelayClient.Answer posted = relay.client().post(sdk.pathAndQuery(), sdk.body(),
+                    headers.toArray(String[]::new));
+            assertEquals(200, posted.status());
+            assertEquals("https://shop.example", posted.header("Access-Control-Allow-Origin"));
+            assertTrue(posted.header("Access-Control-Allow-Credentials") == null
+                    || posted.header("Access-Control-Allow-Credentials").equals("false"));
+        }
+    }
+
+    @Test
+    void viewsTurnedOffAnswer404() throws Exception {
+        try (EmbeddedS3Server s3 = EmbeddedS3Server.inMemory();
+             RunningRelay relay = RunningRelay.start(s3, Map.of("relay.views.enabled", "false"))) {
+            assertEquals(404, get(relay.uri(), "/api/v1/projects").statusCode());
+            assertEquals(404, get(relay.uri(), "/").statusCode());
+        }
+    }
+
+    @Test
+    void exportCommandWritesTheSameProfileFromTheBucketWithoutAServer(@TempDir Path work) throws Exception {
+        try (EmbeddedS3Server s3 = EmbeddedS3Server.inMemory()) {
+            long archived;
+            byte[] fromApi;
+            try (RunningRelay relay = RunningRelay.start(s3, Map.of())) {
+                replayAll(relay);
+                archived = archivedSamples(relay);
+                fromApi = get(relay.uri(), "/api/v1/projects/1/profile?" + RANGE + "&format=collapsed").body();
+            }
+            Path out = work.resolve("profile.collapsed.txt");
+            Map<String, Object> config = new HashMap<>(RunningRelay.storageProperties(s3));
+            List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+                    .toString(), "-Xmx256m"));
+            config.forEach((key, value) -> command.add("-D" + key + "=" + value));
+            command.addAll(List.of("-cp", System.getProperty("java.class.path"), Application.class.getName(),
+                    "export", "--project", "1", "--from", "2026-11-22T00:00:00Z", "--to", "2026-11-23T00:00:00Z",
+                    "--format", "collapsed", "--out", out.toString()));
+            Process export = new ProcessBuilder(command).redirectErrorStream(true).start();
+            String log = new String(export.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(export.waitFor(120, TimeUnit.SECONDS));
+            assertEquals(0, export.exitValue(), log);
+            assertEquals(new String(fromApi, StandardCharsets.UTF_8), Files.readString(out), "the API's code path");
+            long total = Files.readAllLines(out).stream()
+                    .mapToLong(line -> Long.parseLong(line.substring(line.lastIndexOf(' ') + 1))).sum();
+            assertEquals(archived, total);
+
+            Process usage = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-cp", System.getProperty("java.class.path"), Application.class.getName(), "export",
+                    "--project", "x").redirectErrorStream(true).start();
+            String usageLog = new String(usage.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(usage.waitFor(60, TimeUnit.SECONDS));
+            assertEquals(2, usage.exitValue(), usageLog);
+        }
+    }
+
+    /** A request with a Host header of our choosing, which the JDK client does not allow. */
+    private static int rawGetStatus(int port, String path, String host) throws Exception {
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {
+            socket.getOutputStream().write(("GET " + path + " HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            String response = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            return Integer.parseInt(response.substring(9, 12));
+        }
+    }
+
+    private static InetAddress nonLoopbackAddress() throws IOException {
+        for (NetworkInterface network : Collections.list(NetworkInterface.getNetworkInterfaces())) {
+            if (!network.isUp() || network.isLoopback()) {
+                continue;
+            }
+            for (InetAddress address : Collections.list(network.getInetAddresses())) {
+                if (address instanceof Inet4Address && !address.isLoopbackAddress()) {
+                    return address;
+                }
+            }
+        }
+        throw new AssertionError("this machine has no non-loopback IPv4 address to test the loopback rule from: "
+                + NetworkInterface.networkInterfaces().map(NetworkInterface::getName).collect(Collectors.toList()));
+    }
+}
