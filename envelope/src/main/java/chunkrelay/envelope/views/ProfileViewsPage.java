@@ -32,7 +32,7 @@ public class ProfileViewsPage {
     @Get(produces = MediaType.TEXT_HTML)
     public HttpResponse<byte[]> page() {
         return HttpResponse.ok(page).header("Content-Security-Policy",
-                "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; img-src 'self' blob:")
+                "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; img-src 'self' blob: data:")
                 .header("X-Frame-Options", "DENY");
     }
 }
