@@ -60,9 +60,9 @@ public final class BenchmarkSuite {
         if (!Files.isRegularFile(jar)) {
             throw new IllegalArgumentException("no relay jar at " + jar + " (build it with mvn package first)");
         }
-        // -Dbench.only=sizes,chunk-path,android,links,end-to-end,soak,memory,quota runs some sections; all by default
+        // -Dbench.only=sizes,chunk-path,android,links,views,end-to-end,soak,memory,quota runs some sections; all by default
         Set<String> only = Set.of(System.getProperty("bench.only",
-                        "sizes,chunk-path,android,links,end-to-end,soak,memory,quota")
+                        "sizes,chunk-path,android,links,views,end-to-end,soak,memory,quota")
                 .split(","));
         BenchmarkSuite suite = new BenchmarkSuite();
         suite.header();
@@ -77,6 +77,9 @@ public final class BenchmarkSuite {
         }
         if (only.contains("links")) {
             suite.links();
+        }
+        if (only.contains("views")) {
+            suite.views();
         }
         if (only.contains("end-to-end")) {
             suite.endToEnd(jar);
@@ -243,6 +246,14 @@ public final class BenchmarkSuite {
         out.printf(Locale.ROOT, "  span index memory: %.1f MiB per 10 000 spans (%d bytes a span; retained heap"
                 + " after GC, %d profilers)%n", memory.bytes() / 1048576.0, memory.bytes() / 10_000,
                 memory.profilers());
+    }
+
+    private void views() throws Exception {
+        progress("views: pprof export of a " + ViewExportCost.CHUNKS + "-chunk range against reading it");
+        ViewExportCost.Result result = ViewExportCost.measure();
+        out.printf("%nViews (a range of %d recorded Java chunks, %d bytes of OTLP, read from S3Proxy in this process;"
+                + " CPU of the calling thread, median of 7 rounds)%n", ViewExportCost.CHUNKS, result.otlpBytes());
+        ViewExportCost.lines(result).forEach(line -> out.printf("  %s%n", line));
     }
 
     private void endToEnd(Path jar) throws Exception {
