@@ -48,6 +48,10 @@ import java.util.concurrent.locks.LockSupport;
 public class UpstreamForwarder {
     private static final Logger LOG = LoggerFactory.getLogger(UpstreamForwarder.class);
     static final String SPOOL_PREFIX = "upstream-spool/";
+    /** Claims on spooled envelopes, so that replicas sharing the bucket send each one once. */
+    static final String CLAIM_PREFIX = "upstream-spool-claims/";
+    /** How long a claim holds; its holder renews it each period while it keeps trying. */
+    private static final long CLAIM_PERIOD_MILLIS = 60_000;
     private static final String RATE_LIMITS = "X-Sentry-Rate-Limits";
 
     private final UpstreamConfig config;
@@ -60,6 +64,8 @@ public class UpstreamForwarder {
     private final AtomicLong queuedBytes = new AtomicLong();
     private final Map<UpstreamEnvelope, Boolean> inFlight = new ConcurrentHashMap<>();
     private final AtomicLong spoolDepth = new AtomicLong();
+    /** Spool key to the claim period this relay holds it for. */
+    private final Map<String, Long> claims = new ConcurrentHashMap<>();
     private final AtomicLong spoolOldestMillis = new AtomicLong();
     private final HttpClient http;
     private final List<Thread> senders = new ArrayList<>();
@@ -325,8 +331,13 @@ public class UpstreamForwarder {
                 if (stopping) {
                     return;
                 }
+                if (!claim(key)) {
+                    // another replica is sending it
+                    continue;
+                }
                 Optional<byte[]> spooled = archive.readObject(key);
                 if (spooled.isEmpty()) {
+                    release(key);
                     continue;
                 }
                 UpstreamEnvelope envelope = UpstreamEnvelope.fromSpool(spooled.get());
@@ -340,12 +351,48 @@ public class UpstreamForwarder {
                 }
                 spoolBackoff = null;
                 archive.deleteObject(key);
+                release(key);
                 spoolDepth.decrementAndGet();
             }
         } catch (RuntimeException e) {
             if (!stopping) {
                 LOG.warn("could not send the upstream spool: {}", e.toString());
             }
+        }
+    }
+
+    /**
+     * Claims a spooled envelope for this relay for the current period ({@code If-None-Match: *} on a claim object),
+     * or renews its own claim of the last period. A claim another relay made in the last period is left to it: it may
+     * still be sending. So replicas draining one spool send each envelope once, unless a holder dies between sending
+     * and deleting, when the envelope is sent again a period later (at least once, never lost).
+     */
+    private boolean claim(String key) {
+        String name = key.substring(SPOOL_PREFIX.length());
+        long period = clock.millis() / CLAIM_PERIOD_MILLIS;
+        Long held = claims.get(key);
+        if (held != null && held == period) {
+            return true;
+        }
+        boolean renewing = held != null && held == period - 1;
+        if (!renewing && archive.readObject(CLAIM_PREFIX + name + "." + (period - 1)).isPresent()) {
+            return false;
+        }
+        if (archive.storeObjectIfAbsent(CLAIM_PREFIX + name + "." + period, new byte[0])) {
+            claims.put(key, period);
+            return true;
+        }
+        claims.remove(key);
+        return false;
+    }
+
+    /** Drops this relay's claim objects of a spooled envelope it is done with. */
+    private void release(String key) {
+        Long held = claims.remove(key);
+        if (held != null) {
+            String name = key.substring(SPOOL_PREFIX.length());
+            archive.deleteObject(CLAIM_PREFIX + name + "." + held);
+            archive.deleteObject(CLAIM_PREFIX + name + "." + (held - 1));
         }
     }
 

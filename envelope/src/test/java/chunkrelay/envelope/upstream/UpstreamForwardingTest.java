@@ -147,6 +147,23 @@ class UpstreamForwardingTest {
     }
 
     @Test
+    void twoReplicasDrainingOneSpoolSendEachEnvelopeOnce() {
+        int before = upstream.accepted().size();
+        upstream.answer(request -> new TestUpstream.Answer(503, Map.of()));
+        List<String> expected;
+        try (RunningRelay relay = RunningRelay.start(s3, upstreamProperties("relay.upstream.queue-envelopes", "1"))) {
+            expected = replayAll(relay.client(), false);
+        }
+        upstream.answer(request -> TestUpstream.Answer.ok());
+        try (RunningRelay first = RunningRelay.start(s3, upstreamProperties());
+             RunningRelay second = RunningRelay.start(s3, upstreamProperties())) {
+            awaitItems(before, expected.size());
+            awaitQuiet();
+        }
+        assertEquals(sorted(expected), sorted(arrivedSince(before)), "each spooled envelope once, by one replica");
+    }
+
+    @Test
     void otherSentryEndpointsArePassedOnAsTheyAreAndAre404WithoutAnUpstream() {
         byte[] event = "{\"message\":\"stored\"}".getBytes(StandardCharsets.UTF_8);
         int before = upstream.received().size();
