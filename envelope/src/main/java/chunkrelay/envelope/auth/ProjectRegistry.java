@@ -4,21 +4,25 @@ import chunkrelay.envelope.errors.RelayError;
 
 import io.micronaut.context.exceptions.ConfigurationException;
 import io.micronaut.http.HttpStatus;
-import jakarta.inject.Singleton;
 
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The projects and keys the relay accepts. With none configured the relay runs in open mode: any well-formed key
- * may send to any project.
+ * may send to any project. The relay's instance comes from {@link ProjectRegistryFactory}.
  */
-@Singleton
 public class ProjectRegistry {
+    private static final Pattern PROJECT_VARIABLE = Pattern.compile("RELAY_PROJECTS_([0-9]+)_[A-Z_]+");
     private final Map<Long, Set<String>> keysByProject = new HashMap<>();
     private final Map<Long, String> serviceNames = new HashMap<>();
     private final Map<Long, ProjectConfig.RateLimits> rateLimits = new HashMap<>();
@@ -52,6 +56,49 @@ public class ProjectRegistry {
         }
         // a project configured only for its service name does not end open mode
         openMode = keysByProject.values().stream().allMatch(Set::isEmpty);
+    }
+
+    /**
+     * The configured projects and, for each project id named only by environment variables
+     * ({@code RELAY_PROJECTS_<ID>_KEYS}, {@code _SERVICE_NAME}, {@code _RATE_LIMITS_CHUNKS_PER_MINUTE},
+     * {@code _RATE_LIMITS_BYTES_PER_MINUTE}), its settings: containers are configured so, and Micronaut reads the
+     * number in such a name as a list index and binds no {@code @EachProperty} entry from it.
+     */
+    static List<ProjectConfig> withEnvironmentProjects(List<ProjectConfig> configured, Map<String, String> variables) {
+        Set<String> known = new HashSet<>();
+        configured.forEach(project -> known.add(project.id()));
+        Set<String> fromEnvironment = new TreeSet<>();
+        for (String variable : variables.keySet()) {
+            Matcher matcher = PROJECT_VARIABLE.matcher(variable);
+            if (matcher.matches() && !known.contains(matcher.group(1))) {
+                fromEnvironment.add(matcher.group(1));
+            }
+        }
+        List<ProjectConfig> all = new ArrayList<>(configured);
+        for (String id : fromEnvironment) {
+            String prefix = "RELAY_PROJECTS_" + id + "_";
+            String keys = variables.get(prefix + "KEYS");
+            Long chunks = number(variables, prefix + "RATE_LIMITS_CHUNKS_PER_MINUTE");
+            Long bytes = number(variables, prefix + "RATE_LIMITS_BYTES_PER_MINUTE");
+            all.add(new ProjectConfig(id,
+                    keys == null ? null : Arrays.stream(keys.split(",")).map(String::trim).filter(k -> !k.isEmpty())
+                            .toList(),
+                    variables.get(prefix + "SERVICE_NAME"),
+                    chunks == null && bytes == null ? null : new ProjectConfig.RateLimits(chunks, bytes)));
+        }
+        return all;
+    }
+
+    private static Long number(Map<String, String> variables, String name) {
+        String value = variables.get(name);
+        if (value == null || value.isBlank()) {
+            return null;
+        }
+        try {
+            return Long.parseLong(value.trim());
+        } catch (NumberFormatException e) {
+            throw new ConfigurationException(name + " must be a whole number, got '" + value + "'");
+        }
     }
 
     public boolean openMode() {

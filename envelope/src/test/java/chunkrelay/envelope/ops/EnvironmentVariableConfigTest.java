@@ -8,14 +8,20 @@ import chunkrelay.envelope.pipeline.RelayLimits;
 
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.context.env.PropertySource;
+import chunkrelay.envelope.testing.Envelopes;
+import chunkrelay.envelope.testing.ForkedRelay;
+import chunkrelay.envelope.testing.RelayClient;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The environment-variable forms the configuration reference documents bind to the relay's keys. */
 class EnvironmentVariableConfigTest {
@@ -43,5 +49,26 @@ class EnvironmentVariableConfigTest {
             assertEquals("redis://redis:6379", redis.uri());
             assertEquals(Duration.ofMillis(100), redis.commandTimeout());
         }
+    }
+
+    @Test
+    void projectsGivenOnlyAsEnvironmentVariablesBindInTheRelaysOwnProcess(@TempDir Path work) throws Exception {
+        try (ForkedRelay relay = ForkedRelay.start(256, work, Map.of(
+                "RELAY_PROJECTS_42_KEYS", Envelopes.KEY,
+                "RELAY_PROJECTS_42_RATE_LIMITS_CHUNKS_PER_MINUTE", "600"))) {
+            RelayClient client = new RelayClient(relay.base());
+            byte[] envelope = Envelopes.bytes(Envelopes.header() + "\n");
+            assertEquals(200, client.post("/api/42/envelope/", envelope, "X-Sentry-Auth", auth(Envelopes.KEY))
+                    .status());
+            assertEquals(401, client.post("/api/42/envelope/", envelope, "X-Sentry-Auth", auth(Envelopes.OTHER_KEY))
+                    .status(), "not open mode: another key is refused");
+            assertEquals(401, client.post("/api/1/envelope/", envelope, "X-Sentry-Auth", auth(Envelopes.KEY))
+                    .status(), "an unconfigured project is refused");
+            assertTrue(relay.log().contains("projects [42] from relay.projects"), relay.log());
+        }
+    }
+
+    private static String auth(String key) {
+        return "Sentry sentry_version=7,sentry_client=test/1.0,sentry_key=" + key;
     }
 }

@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -29,6 +30,12 @@ public final class ForkedRelay implements AutoCloseable {
 
     /** Starts the relay with {@code -Xmx{heapMib}m} and waits until it listens. */
     public static ForkedRelay start(int heapMib, Path work, String... systemProperties) throws Exception {
+        return start(heapMib, work, Map.of(), systemProperties);
+    }
+
+    /** As {@link #start(int, Path, String...)}, with environment variables for the relay's process. */
+    public static ForkedRelay start(int heapMib, Path work, Map<String, String> environment,
+                                    String... systemProperties) throws Exception {
         int port;
         try (ServerSocket free = new ServerSocket(0)) {
             port = free.getLocalPort();
@@ -42,7 +49,9 @@ public final class ForkedRelay implements AutoCloseable {
         }
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), Application.class.getName()));
         Path log = work.resolve("relay.log");
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+        builder.environment().putAll(environment);
+        Process process = builder.start();
         ForkedRelay relay = new ForkedRelay(process, port, log);
         relay.awaitListening();
         return relay;
