@@ -15,15 +15,14 @@ import jakarta.inject.Singleton;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -49,15 +48,13 @@ import java.util.concurrent.TimeUnit;
 @Requires(property = "relay.otlp.endpoint")
 public class RecoveryPass implements ApplicationEventListener<ServerStartupEvent> {
     private static final Logger LOG = LoggerFactory.getLogger(RecoveryPass.class);
-    static final String LEASE_SUFFIX = ".recovery-lease-";
 
     private final ChunkArchive archive;
     private final OtlpHttpExporter exporter;
     private final RecoveryConfig config;
     private final MeterRegistry meters;
     private final Clock clock;
-    /** This replica, in lease objects, for whoever reads the bucket. */
-    private final String claimant = UUID.randomUUID().toString();
+    private final DeliveryLeases leases;
     /** Undelivered chunks by stem, with the time (nanoTime) this relay first saw them so; pass thread only. */
     private final Map<String, Long> firstSeenUndelivered = new HashMap<>();
     private final ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(runnable -> {
@@ -72,6 +69,7 @@ public class RecoveryPass implements ApplicationEventListener<ServerStartupEvent
         this.config = config;
         this.meters = meters;
         this.clock = Clock.systemUTC();
+        this.leases = new DeliveryLeases(archive, config.lease(), clock);
     }
 
     @Override
@@ -146,20 +144,19 @@ public class RecoveryPass implements ApplicationEventListener<ServerStartupEvent
 
     private void recover(ArchivedChunk chunk) throws InterruptedException {
         ArchiveKey key = chunk.key();
-        long period = clock.millis() / config.lease().toMillis();
-        String lease = key.stem() + LEASE_SUFFIX + period;
-        if (archive.readObject(key.stem() + LEASE_SUFFIX + (period - 1)).isPresent()
-                || !archive.storeObjectIfAbsent(lease, claimant.getBytes(StandardCharsets.UTF_8))) {
+        Optional<String> claimed = leases.claim(key);
+        if (claimed.isEmpty()) {
             return; // another replica holds it
         }
+        String lease = claimed.get();
         if (archive.isDelivered(key)) {
-            archive.deleteObject(lease);
+            leases.release(lease);
             return;
         }
         DeliveryResult result = exporter.export(archive.readOtlp(chunk));
         if (result.delivered()) {
             archive.markDelivered(key);
-            archive.deleteObject(lease);
+            leases.release(lease);
             firstSeenUndelivered.remove(key.stem());
             meters.counter("relay.recovery.chunks", "outcome", "delivered").increment();
             LOG.info("recovered chunk {}: delivered after no relay had", key.stem());

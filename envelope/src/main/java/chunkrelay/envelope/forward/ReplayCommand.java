@@ -10,9 +10,11 @@ import jakarta.inject.Singleton;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Clock;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -23,8 +25,9 @@ import java.util.concurrent.Future;
  * Re-sends archived OTLP forms of a project's chunks in a date range to the OTLP endpoint: every chunk without a
  * delivery marker (failed, dropped, marked for replay, or never forwarded because the relay stopped first), with
  * the exporter's retry policy, {@code relay.otlp.workers} at a time. A 2xx writes the delivery marker, so running
- * it again sends nothing twice. Meant for a target that was down; chunks the running relay is forwarding at the
- * same moment may be sent twice.
+ * it again sends nothing twice; each chunk is claimed first with the recovery pass's lease, so replays and recovery
+ * passes on other replicas do not send it at the same time. Meant for a target that was down; chunks the running
+ * relay's own forwarding queue holds at the same moment may still be sent twice.
  */
 @Singleton
 @Requires(property = "relay.otlp.endpoint")
@@ -33,10 +36,12 @@ public class ReplayCommand {
 
     private final ChunkArchive archive;
     private final OtlpHttpExporter exporter;
+    private final DeliveryLeases leases;
 
-    public ReplayCommand(ChunkArchive archive, OtlpHttpExporter exporter) {
+    public ReplayCommand(ChunkArchive archive, OtlpHttpExporter exporter, RecoveryConfig recovery) {
         this.archive = archive;
         this.exporter = exporter;
+        this.leases = new DeliveryLeases(archive, recovery.lease(), Clock.systemUTC());
     }
 
     /**
@@ -76,9 +81,25 @@ public class ReplayCommand {
                 sends.size() - failures.size(), failures.size(), List.copyOf(failures));
     }
 
-    /** Null when delivered, else the stem and why not. */
+    /**
+     * Null when delivered (now, or by another replica meanwhile), else the stem and why not. The chunk is claimed
+     * first, as the recovery pass claims it, so that replays and recovery passes on any replica send it once.
+     */
     private String send(ArchivedChunk chunk) throws InterruptedException {
         String stem = chunk.key().stem();
+        Optional<String> lease;
+        try {
+            lease = leases.claim(chunk.key());
+            if (lease.isEmpty()) {
+                return stem + ": another replica or replay is sending it now; run replay again later";
+            }
+            if (archive.isDelivered(chunk.key())) {
+                leases.release(lease.get());
+                return null;
+            }
+        } catch (ArchiveUnavailableException e) {
+            return stem + ": cannot claim it: " + e.getMessage();
+        }
         DeliveryResult result;
         try {
             result = exporter.export(archive.readOtlp(chunk));
@@ -88,6 +109,7 @@ public class ReplayCommand {
         try {
             if (result.delivered()) {
                 archive.markDelivered(chunk.key());
+                leases.release(lease.get());
                 return null;
             }
             archive.markForReplay(chunk.key(), result.reason());

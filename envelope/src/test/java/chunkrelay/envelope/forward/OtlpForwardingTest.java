@@ -25,6 +25,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.concurrent.Future;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ExecutorService;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
@@ -115,6 +118,39 @@ class OtlpForwardingTest {
             ReplaySummary again = replay.replay(PROJECT, days[0], days[1]);
             assertEquals(List.of(total, total, 0, 0), counts(again), again.describe());
             assertEquals(total, receiver.received().size(), "nothing is sent twice");
+        }
+    }
+
+    @Test
+    void replaysRunAtOnceOnTwoReplicasSendEachChunkOnce() throws Exception {
+        try (EmbeddedS3Server s3 = EmbeddedS3Server.inMemory();
+             OtlpReceiver receiver = OtlpReceiver.start()) {
+            Map<String, Object> config = new HashMap<>(smallRetryBudget(receiver));
+            config.put("relay.recovery.enabled", "false");
+            try (RunningRelay a = RunningRelay.start(s3, config);
+                 RunningRelay b = RunningRelay.start(s3, config)) {
+                receiver.stop();
+                List<SdkRequest> all = requests(name -> true);
+                postAll(a, all);
+                int total = chunksIn(all);
+                RunningRelay.await("every chunk marked for replay", WAIT, () -> a.archivedChunks().size() == total
+                        && a.archivedChunks().stream().allMatch(ArchivedChunk::markedForReplay));
+                receiver.restart();
+                LocalDate[] days = days(a.archivedChunks());
+                ExecutorService replays = Executors.newFixedThreadPool(2);
+                try {
+                    Future<ReplaySummary> first = replays.submit(() ->
+                            a.bean(ReplayCommand.class).replay(PROJECT, days[0], days[1]));
+                    Future<ReplaySummary> second = replays.submit(() ->
+                            b.bean(ReplayCommand.class).replay(PROJECT, days[0], days[1]));
+                    int delivered = first.get().delivered() + second.get().delivered();
+                    assertTrue(delivered <= total, first.get().describe() + " / " + second.get().describe());
+                } finally {
+                    replays.shutdownNow();
+                }
+                assertEachArchivedChunkReceivedOnce(a.archive(), a.archivedChunks(), receiver);
+                assertTrue(a.archivedChunks().stream().allMatch(ArchivedChunk::delivered));
+            }
         }
     }
 

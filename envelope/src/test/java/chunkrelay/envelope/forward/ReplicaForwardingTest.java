@@ -106,7 +106,7 @@ class ReplicaForwardingTest {
 
                 assertEachArchivedChunkReceivedOnce(a.archive(), a.archivedChunks(), receiver);
                 assertEquals(chunks, recovered(a) + recovered(b));
-                assertTrue(a.objects().keySet().stream().noneMatch(k -> k.contains(RecoveryPass.LEASE_SUFFIX)),
+                assertTrue(a.objects().keySet().stream().noneMatch(k -> k.contains(DeliveryLeases.LEASE_SUFFIX)),
                         "leases are removed after delivery");
             }
         }
