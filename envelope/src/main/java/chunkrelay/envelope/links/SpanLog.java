@@ -90,7 +90,9 @@ public class SpanLog {
      */
     public List<SpanRecord> read(long projectId, String profilerId, long fromNanos, long toNanos) {
         List<SpanRecord> spans = new ArrayList<>();
-        long lastEnd = toNanos + window.plus(ARRIVAL_SLACK).toNanos();
+        // no span can end in a minute that has not begun (the SDK's clock against ours, give or take the slack)
+        long now = System.currentTimeMillis() * 1_000_000L + ARRIVAL_SLACK.toNanos();
+        long lastEnd = Math.min(toNanos + window.plus(ARRIVAL_SLACK).toNanos(), Math.max(now, toNanos));
         for (long minute = fromNanos / MINUTE_NANOS; minute <= lastEnd / MINUTE_NANOS; minute++) {
             String minuteFolder = PREFIX + projectId + "/" + profilerId + "/" + minute(minute * MINUTE_NANOS) + "/";
             for (String writer : archive.listFolders(minuteFolder)) {

@@ -156,7 +156,7 @@ public class ArchivingChunkPipeline implements ChunkPipeline {
             return;
         }
         meters.counter("relay.chunks.accepted", "platform", Platform.metricTag(chunk.platform())).increment();
-        derivations.schedule(item.projectId(), key, chunk, item.payload().length, item.receivedAt());
+        derivations.schedule(item.projectId(), key, chunk, chunk.estimatedHeapBytes(), item.receivedAt());
     }
 
     /** No link window: both forms before the answer, linked with the spans this relay knows now. */

@@ -15,6 +15,7 @@ import chunkrelay.storage.ChunkArchive;
 import chunkrelay.storage.UnderivedChunk;
 import chunkrelay.translate.ChunkTranslator;
 import chunkrelay.translate.TranslationContext;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micronaut.runtime.event.annotation.EventListener;
 import io.micronaut.runtime.server.event.ServerStartupEvent;
@@ -43,7 +44,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * known by then (this relay's index and the span log), write the OTLP object once (a conditional write, so that
  * when two replicas race only one writes and only that one forwards), then forward it.
  *
- * <p>A chunk waits in memory while the pending bytes stay under {@code relay.links.max-pending-bytes}; beyond it
+ * <p>A chunk waits in memory (normalised, a fraction of its JSON) while the pending chunks' estimated heap stays under
+ * {@code relay.links.max-pending-bytes}; beyond it
  * only its key waits, and it is read back from the archive when its window ends. Nothing pending is lost with the
  * process: a recovery pass, at start and every {@code relay.links.recovery-interval}, derives every recent chunk
  * ({@link #recover}) whose Sentry form is older than its window and whose OTLP form is missing. On a graceful stop
@@ -71,6 +73,7 @@ public class ChunkDerivations {
     private final ScheduledThreadPoolExecutor scheduler;
     private final Map<String, Pending> pending = new ConcurrentHashMap<>();
     private final AtomicLong pendingBytes = new AtomicLong();
+    private final Counter readBack;
     private volatile boolean stopping;
 
     /** A chunk waiting for its window; {@code chunk} is null when it is to be read back from the archive. */
@@ -101,6 +104,7 @@ public class ChunkDerivations {
             meters.counter("relay.chunks.derived", "when", when);
         }
         meters.counter("relay.derivations.duplicates");
+        this.readBack = meters.counter("relay.derivations.read.back");
         meters.counter("relay.derivations.failures");
     }
 
@@ -115,12 +119,13 @@ public class ChunkDerivations {
     }
 
     /** Derives the chunk's OTLP form when its window ends. */
-    public void schedule(long projectId, ArchiveKey key, ProfileChunk chunk, long payloadBytes, Instant receivedAt) {
-        boolean keep = pendingBytes.addAndGet(payloadBytes) <= config.pendingBytesLimit();
+    /** @param heapBytes what holding the normalised chunk costs ({@link ProfileChunk#estimatedHeapBytes()}) */
+    public void schedule(long projectId, ArchiveKey key, ProfileChunk chunk, long heapBytes, Instant receivedAt) {
+        boolean keep = pendingBytes.addAndGet(heapBytes) <= config.pendingBytesLimit();
         if (!keep) {
-            pendingBytes.addAndGet(-payloadBytes);
+            pendingBytes.addAndGet(-heapBytes);
         }
-        Pending waiting = new Pending(projectId, key, keep ? chunk : null, keep ? payloadBytes : 0);
+        Pending waiting = new Pending(projectId, key, keep ? chunk : null, keep ? heapBytes : 0);
         pending.put(key.stem(), waiting);
         long delay = Math.max(0, Duration.between(Instant.now(), receivedAt.plus(config.window())).toMillis());
         scheduler.schedule(() -> deriveWaiting(waiting, "window"), delay, TimeUnit.MILLISECONDS);
@@ -186,6 +191,7 @@ public class ChunkDerivations {
     }
 
     private ProfileChunk readBack(ArchiveKey key) {
+        readBack.increment();
         byte[] payload = archive.readSentry(key).orElse(null);
         if (payload == null) {
             return null;
