@@ -16,9 +16,11 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -38,6 +40,8 @@ public class SpanLog {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final long NANOS_PER_MILLI = 1_000_000L;
     private static final long MINUTE_NANOS = 60_000_000_000L;
+    private static final long DAY_NANOS = 86_400_000_000_000L;
+    private static final DateTimeFormatter DAY = DateTimeFormatter.ofPattern("yyyy-MM-dd").withZone(ZoneOffset.UTC);
     private static final DateTimeFormatter MINUTE = DateTimeFormatter.ofPattern("yyyy-MM-dd/HHmm")
             .withZone(ZoneOffset.UTC);
     /** Spans can reach the relay a little after the window: SDKs batch and retry. */
@@ -93,8 +97,18 @@ public class SpanLog {
         // no span can end in a minute that has not begun (the SDK's clock against ours, give or take the slack)
         long now = System.currentTimeMillis() * 1_000_000L + ARRIVAL_SLACK.toNanos();
         long lastEnd = Math.min(toNanos + window.plus(ARRIVAL_SLACK).toNanos(), Math.max(now, toNanos));
+        // one listing of the days' minute folders first: a profiler without spans costs one request a day
+        Set<String> present = new HashSet<>();
+        for (long day = fromNanos / DAY_NANOS; day <= lastEnd / DAY_NANOS; day++) {
+            String dayFolder = PREFIX + projectId + "/" + profilerId + "/" + DAY.format(Instant.ofEpochSecond(0,
+                    day * DAY_NANOS)) + "/";
+            archive.listFolders(dayFolder).forEach(minute -> present.add(dayFolder + minute + "/"));
+        }
         for (long minute = fromNanos / MINUTE_NANOS; minute <= lastEnd / MINUTE_NANOS; minute++) {
             String minuteFolder = PREFIX + projectId + "/" + profilerId + "/" + minute(minute * MINUTE_NANOS) + "/";
+            if (!present.contains(minuteFolder)) {
+                continue;
+            }
             for (String writer : archive.listFolders(minuteFolder)) {
                 if (writer.equals(replica)) {
                     continue;
