@@ -1,6 +1,7 @@
 package chunkrelay.envelope.views;
 
 import chunkrelay.envelope.errors.RelayError;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import chunkrelay.storage.ArchiveEntry;
 import chunkrelay.storage.ArchivedChunk;
 import chunkrelay.storage.ChunkArchive;
@@ -45,6 +46,7 @@ public class ProfileViews {
      * @param firstSampleNanos null for chunks archived before the relay recorded it
      * @param delivered        its OTLP form reached the forwarding target
      */
+    @JsonInclude(JsonInclude.Include.ALWAYS)
     public record ChunkSummary(String chunkId, String profilerId, String day, String platform, String release,
                                Long sampleCount, Long firstSampleNanos, Long lastSampleNanos, boolean delivered) {
     }

@@ -1,5 +1,6 @@
 package chunkrelay.envelope.views;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.micronaut.http.HttpHeaders;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.MediaType;
@@ -15,7 +16,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The query API over the archive: {@code GET /api/v1/projects}, {@code GET /api/v1/projects/{project}/chunks} and
@@ -31,21 +31,29 @@ public class ProfileViewsController {
         this.views = views;
     }
 
+    /** The project ids in the archive; empty lists are written too (the relay's JSON leaves them out otherwise). */
+    @JsonInclude(JsonInclude.Include.ALWAYS)
+    public record ProjectList(List<String> projects) {
+    }
+
+    /** A chunk listing, the range it covers and its chunks. */
+    @JsonInclude(JsonInclude.Include.ALWAYS)
+    public record ChunkList(long project, String from, String to, List<ProfileViews.ChunkSummary> chunks) {
+    }
+
     @Get(produces = MediaType.APPLICATION_JSON)
-    public Map<String, List<String>> projects() {
-        return Map.of("projects", views.projects());
+    public ProjectList projects() {
+        return new ProjectList(views.projects());
     }
 
     @Get(uri = "/{project}/chunks", produces = MediaType.APPLICATION_JSON)
-    public Map<String, Object> chunks(@PathVariable String project, @Nullable @QueryValue String from,
+    public ChunkList chunks(@PathVariable String project, @Nullable @QueryValue String from,
                                       @Nullable @QueryValue String to,
                                       @Nullable @QueryValue("profiler_id") String profilerId,
                                       @Nullable @QueryValue String platform, @Nullable @QueryValue String release) {
         ViewQuery query = ViewQuery.parse(project, from, to, profilerId, platform, release, null, null, null,
                 Instant.now());
-        List<ProfileViews.ChunkSummary> chunks = views.chunks(query);
-        return Map.of("project", query.project(), "from", query.from().toString(), "to", query.to().toString(),
-                "chunks", chunks);
+        return new ChunkList(query.project(), query.from().toString(), query.to().toString(), views.chunks(query));
     }
 
     @Get(uri = "/{project}/profile")

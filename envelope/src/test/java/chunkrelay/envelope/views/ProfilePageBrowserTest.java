@@ -81,6 +81,22 @@ class ProfilePageBrowserTest {
         }
     }
 
+    @Test
+    void pageOfARelayThatArchivedNothingSaysSoWithoutErrors() throws Exception {
+        try (EmbeddedS3Server s3 = EmbeddedS3Server.inMemory();
+             RunningRelay relay = RunningRelay.start(s3, Map.of());
+             HeadlessChromium browser = HeadlessChromium.start(1000, 700)) {
+            browser.navigate(URI.create("http://127.0.0.1:" + relay.uri().getPort() + "/"));
+            browser.awaitTrue("window.chunkRelayView && ['drawn', 'error', 'empty'].includes(window.chunkRelayView.state)",
+                    Duration.ofSeconds(60));
+            assertEquals("empty", browser.evaluate("window.chunkRelayView.state").asText(),
+                    browser.evaluate("window.chunkRelayView.error").asText());
+            assertEquals("Nothing archived yet: point an SDK at this relay.",
+                    browser.evaluate("document.getElementById('status').textContent").asText());
+            assertEquals(List.of(), browser.errors(), "the page logged errors");
+        }
+    }
+
     private static String javaProfiler(URI base) throws Exception {
         JsonNode chunks = json(base, "/api/v1/projects/1/chunks?" + RANGE + "&platform=java").path("chunks");
         return chunks.get(0).path("profilerId").asText();

@@ -98,6 +98,7 @@ class ProfileViewsApiTest {
                 assertEquals("2026-11-22", chunk.path("day").asText());
                 assertTrue(chunk.path("sampleCount").asLong() > 0);
                 assertTrue(chunk.path("firstSampleNanos").asLong() <= chunk.path("lastSampleNanos").asLong());
+                assertTrue(chunk.path("delivered").isBoolean());
                 assertEquals(false, chunk.path("delivered").asBoolean(), "forwarding is off");
                 platforms.add(chunk.path("platform").asText());
             }
@@ -167,6 +168,12 @@ class ProfileViewsApiTest {
         try (EmbeddedS3Server s3 = EmbeddedS3Server.inMemory();
              RunningRelay relay = RunningRelay.start(s3, Map.of("relay.views.token", "s3cret-token"))) {
             URI base = relay.uri();
+            assertEquals("{\"projects\":[]}", new String(get(base, "/api/v1/projects", "Authorization",
+                    "Bearer s3cret-token").body(), StandardCharsets.UTF_8), "an empty archive lists no project");
+            assertEquals(0, json(get(base, "/api/v1/projects/1/chunks", "Authorization", "Bearer s3cret-token"))
+                    .path("chunks").size());
+            assertTrue(json(get(base, "/api/v1/projects/1/chunks", "Authorization", "Bearer s3cret-token"))
+                    .path("chunks").isArray(), "an empty range has an empty list");
             HttpResponse<byte[]> without = get(base, "/api/v1/projects");
             assertEquals(401, without.statusCode());
             assertEquals("Bearer", without.headers().firstValue("WWW-Authenticate").orElseThrow());
