@@ -53,23 +53,26 @@ public class ReplayCommand {
             throw new IllegalArgumentException("the range starts (" + from + ") after it ends (" + to + ")");
         }
         List<ArchivedChunk> chunks = archive.list(projectId, from, to);
-        List<Callable<String>> sends = new ArrayList<>();
+        List<Callable<Outcome>> sends = new ArrayList<>();
         for (ArchivedChunk chunk : chunks) {
             if (!chunk.delivered()) {
                 sends.add(() -> send(chunk));
             }
         }
         List<String> failures = new ArrayList<>();
+        int deliveredMeanwhile = 0;
         ExecutorService workers = Executors.newFixedThreadPool(exporter.settings().workers(), runnable -> {
             Thread thread = new Thread(runnable, "otlp-replay");
             thread.setDaemon(true);
             return thread;
         });
         try {
-            for (Future<String> sent : workers.invokeAll(sends)) {
-                String failure = sent.get();
-                if (failure != null) {
-                    failures.add(failure);
+            for (Future<Outcome> sent : workers.invokeAll(sends)) {
+                Outcome outcome = sent.get();
+                if (outcome.failure() != null) {
+                    failures.add(outcome.failure());
+                } else if (!outcome.sent()) {
+                    deliveredMeanwhile++;
                 }
             }
         } catch (ExecutionException e) {
@@ -77,49 +80,65 @@ public class ReplayCommand {
         } finally {
             workers.shutdownNow();
         }
-        return new ReplaySummary(projectId, from, to, chunks.size(), chunks.size() - sends.size(),
-                sends.size() - failures.size(), failures.size(), List.copyOf(failures));
+        int skipped = chunks.size() - sends.size() + deliveredMeanwhile;
+        return new ReplaySummary(projectId, from, to, chunks.size(), skipped,
+                sends.size() - deliveredMeanwhile - failures.size(), failures.size(), List.copyOf(failures));
     }
 
     /**
-     * Null when delivered (now, or by another replica meanwhile), else the stem and why not. The chunk is claimed
-     * first, as the recovery pass claims it, so that replays and recovery passes on any replica send it once.
+     * What became of one chunk.
+     *
+     * @param sent    this replay delivered it
+     * @param failure its stem and why it was not delivered, or null
      */
-    private String send(ArchivedChunk chunk) throws InterruptedException {
+    private record Outcome(boolean sent, String failure) {
+        static final Outcome SENT = new Outcome(true, null);
+        static final Outcome DELIVERED_MEANWHILE = new Outcome(false, null);
+
+        static Outcome failed(String failure) {
+            return new Outcome(false, failure);
+        }
+    }
+
+    /**
+     * Sends one chunk. It is claimed first, as the recovery pass claims it, so that replays and recovery passes on
+     * any replica send it once; one that another claimant delivered meanwhile is not sent again.
+     */
+    private Outcome send(ArchivedChunk chunk) throws InterruptedException {
         String stem = chunk.key().stem();
         Optional<String> lease;
         try {
             lease = leases.claim(chunk.key());
             if (lease.isEmpty()) {
-                return stem + ": another replica or replay is sending it now; run replay again later";
+                return Outcome.failed(stem + ": another replica or replay is sending it now; run replay again later");
             }
             if (archive.isDelivered(chunk.key())) {
                 leases.release(lease.get());
-                return null;
+                return Outcome.DELIVERED_MEANWHILE;
             }
         } catch (ArchiveUnavailableException e) {
-            return stem + ": cannot claim it: " + e.getMessage();
+            return Outcome.failed(stem + ": cannot claim it: " + e.getMessage());
         }
         DeliveryResult result;
         try {
             result = exporter.export(archive.readOtlp(chunk));
         } catch (ArchiveUnavailableException e) {
-            return stem + ": cannot read the archived OTLP form: " + e.getMessage();
+            return Outcome.failed(stem + ": cannot read the archived OTLP form: " + e.getMessage());
         }
         try {
             if (result.delivered()) {
                 archive.markDelivered(chunk.key());
                 leases.release(lease.get());
-                return null;
+                return Outcome.SENT;
             }
             archive.markForReplay(chunk.key(), result.reason());
         } catch (ArchiveUnavailableException e) {
             LOG.warn("could not write the marker of chunk {}: {}", stem, e.getMessage());
             if (result.delivered()) {
-                return stem + ": delivered, but the delivery marker could not be written (a later replay sends it"
-                        + " again): " + e.getMessage();
+                return Outcome.failed(stem + ": delivered, but the delivery marker could not be written (a later"
+                        + " replay sends it again): " + e.getMessage());
             }
         }
-        return stem + ": " + result.reason();
+        return Outcome.failed(stem + ": " + result.reason());
     }
 }
