@@ -393,6 +393,20 @@ public final class ChunkArchive implements AutoCloseable {
                 timeout -> head(chunk.otlpObjectKey(), timeout).map(HeadObjectResponse::metadata).orElse(Map.of()));
     }
 
+    /** The user metadata of a chunk's Sentry object, by name; empty when it is not archived. */
+    public Map<String, String> sentryMetadata(ArchiveKey key) {
+        String stem = settings.prefix() + key.stem() + SENTRY_SUFFIX;
+        for (ArchiveCompression compression : ArchiveCompression.values()) {
+            String full = stem + compression.suffix();
+            Optional<HeadObjectResponse> head = withRetries("check " + full, new Deadline(settings.deadline()),
+                    new Attempts(), timeout -> head(full, timeout));
+            if (head.isPresent()) {
+                return head.get().metadata();
+            }
+        }
+        return Map.of();
+    }
+
     /** The decompressed Sentry form (the SDK's payload) of an archived chunk. */
     public byte[] readSentry(ArchivedChunk chunk) {
         if (chunk.sentryObjectKey() == null) {

@@ -3,8 +3,10 @@ package chunkrelay.envelope.views;
 import chunkrelay.envelope.errors.RelayError;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import chunkrelay.storage.ArchiveEntry;
+import chunkrelay.storage.ArchiveKey;
 import chunkrelay.storage.ArchivedChunk;
 import chunkrelay.storage.ChunkArchive;
+import chunkrelay.storage.UnderivedChunk;
 import chunkrelay.translate.view.CollapsedStacksWriter;
 import chunkrelay.translate.view.MergedProfile;
 import chunkrelay.translate.view.OtlpViewWriter;
@@ -44,11 +46,13 @@ public class ProfileViews {
      * One archived chunk as a listing shows it.
      *
      * @param firstSampleNanos null for chunks archived before the relay recorded it
+     * @param derived          its OTLP form is written (after the link window); profiles include derived chunks
      * @param delivered        its OTLP form reached the forwarding target
      */
     @JsonInclude(JsonInclude.Include.ALWAYS)
     public record ChunkSummary(String chunkId, String profilerId, String day, String platform, String release,
-                               Long sampleCount, Long firstSampleNanos, Long lastSampleNanos, boolean delivered) {
+                               Long sampleCount, Long firstSampleNanos, Long lastSampleNanos, boolean derived,
+                               boolean delivered) {
     }
 
     /** The project ids the archive holds. */
@@ -57,7 +61,8 @@ public class ProfileViews {
     }
 
     /**
-     * The derived chunks of the query's project whose samples overlap its range and that pass its chunk filters.
+     * The archived chunks of the query's project whose samples overlap its range and that pass its chunk filters:
+     * the derived ones, then those still inside their link window ({@code derived: false}).
      *
      * @throws RelayError 400 when the range holds more than {@code relay.views.max-chunks}
      */
@@ -66,6 +71,17 @@ public class ProfileViews {
         List<ChunkSummary> summaries = new ArrayList<>(listed.size());
         for (Listed chunk : listed) {
             summaries.add(chunk.summary());
+        }
+        String project = Long.toString(query.project());
+        for (LocalDate day = firstDay(query); !day.isAfter(lastDay(query)); day = day.plusDays(1)) {
+            for (UnderivedChunk chunk : archive.listUnderived(project, day)) {
+                if (query.profilerId() == null || query.profilerId().equals(chunk.key().profilerId())) {
+                    ChunkSummary summary = new Listed(chunk.key(), null, archive.sentryMetadata(chunk.key())).summary();
+                    if (matches(query, summary, chunk.key())) {
+                        summaries.add(summary);
+                    }
+                }
+            }
         }
         return summaries;
     }
@@ -107,12 +123,13 @@ public class ProfileViews {
         return instant.truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString().replace("-", "").replace(":", "");
     }
 
-    private record Listed(ArchivedChunk archived, Map<String, String> metadata) {
+    /** A listed chunk; {@code archived} is null while its OTLP form is not derived. */
+    private record Listed(ArchiveKey key, ArchivedChunk archived, Map<String, String> metadata) {
         ChunkSummary summary() {
-            return new ChunkSummary(archived.key().chunkId(), archived.key().profilerId(),
-                    archived.key().day().toString(), metadata.get(ArchiveEntry.PLATFORM),
-                    metadata.get(ArchiveEntry.RELEASE), number(ArchiveEntry.SAMPLE_COUNT),
-                    number(ArchiveEntry.FIRST_SAMPLE_NS), number(ArchiveEntry.LAST_SAMPLE_NS), archived.delivered());
+            return new ChunkSummary(key.chunkId(), key.profilerId(), key.day().toString(),
+                    metadata.get(ArchiveEntry.PLATFORM), metadata.get(ArchiveEntry.RELEASE),
+                    number(ArchiveEntry.SAMPLE_COUNT), number(ArchiveEntry.FIRST_SAMPLE_NS),
+                    number(ArchiveEntry.LAST_SAMPLE_NS), archived != null, archived != null && archived.delivered());
         }
 
         Long number(String name) {
@@ -130,25 +147,16 @@ public class ProfileViews {
      */
     private List<Listed> listed(ViewQuery query) {
         String project = Long.toString(query.project());
-        LocalDate first = LocalDate.ofInstant(query.from(), ZoneOffset.UTC).minusDays(1);
-        LocalDate last = LocalDate.ofInstant(query.to(), ZoneOffset.UTC);
         List<ArchivedChunk> candidates = new ArrayList<>();
-        for (ArchivedChunk chunk : archive.list(project, first, last)) {
+        for (ArchivedChunk chunk : archive.list(project, firstDay(query), lastDay(query))) {
             if (query.profilerId() == null || query.profilerId().equals(chunk.key().profilerId())) {
                 candidates.add(chunk);
             }
         }
-        long from = ViewQuery.nanos(query.from());
-        long to = ViewQuery.nanos(query.to());
         List<Listed> listed = new ArrayList<>();
         for (ArchivedChunk chunk : candidates) {
-            Listed candidate = new Listed(chunk, archive.metadata(chunk));
-            ChunkSummary summary = candidate.summary();
-            boolean inRange = summary.firstSampleNanos() == null
-                    ? !chunk.key().day().isBefore(first.plusDays(1))
-                    : summary.firstSampleNanos() < to && summary.lastSampleNanos() >= from;
-            if (inRange && (query.platform() == null || query.platform().equals(summary.platform()))
-                    && (query.release() == null || query.release().equals(summary.release()))) {
+            Listed candidate = new Listed(chunk.key(), chunk, archive.metadata(chunk));
+            if (matches(query, candidate.summary(), chunk.key())) {
                 listed.add(candidate);
                 if (listed.size() > config.maxChunks()) {
                     throw ViewQuery.bad("the range holds more than " + config.maxChunks()
@@ -157,5 +165,25 @@ public class ProfileViews {
             }
         }
         return listed;
+    }
+
+    /** Whether a chunk's samples overlap the range and it passes the platform and release filters. */
+    private static boolean matches(ViewQuery query, ChunkSummary summary, ArchiveKey key) {
+        long from = ViewQuery.nanos(query.from());
+        long to = ViewQuery.nanos(query.to());
+        boolean inRange = summary.firstSampleNanos() == null
+                ? !key.day().isBefore(firstDay(query).plusDays(1))
+                : summary.firstSampleNanos() < to && summary.lastSampleNanos() >= from;
+        return inRange && (query.platform() == null || query.platform().equals(summary.platform()))
+                && (query.release() == null || query.release().equals(summary.release()));
+    }
+
+    /** The day before the range's first: a chunk is filed under its first sample's day and may reach into it. */
+    private static LocalDate firstDay(ViewQuery query) {
+        return LocalDate.ofInstant(query.from(), ZoneOffset.UTC).minusDays(1);
+    }
+
+    private static LocalDate lastDay(ViewQuery query) {
+        return LocalDate.ofInstant(query.to(), ZoneOffset.UTC);
     }
 }

@@ -99,6 +99,7 @@ class ProfileViewsApiTest {
                 assertTrue(chunk.path("sampleCount").asLong() > 0);
                 assertTrue(chunk.path("firstSampleNanos").asLong() <= chunk.path("lastSampleNanos").asLong());
                 assertTrue(chunk.path("delivered").isBoolean());
+                assertEquals(true, chunk.path("derived").asBoolean(), "window 0: derived before the answer");
                 assertEquals(false, chunk.path("delivered").asBoolean(), "forwarding is off");
                 platforms.add(chunk.path("platform").asText());
             }
@@ -146,6 +147,22 @@ class ProfileViewsApiTest {
             HttpResponse<byte[]> badTime = get(base, "/api/v1/projects/1/chunks?from=yesterday");
             assertEquals(400, badTime.statusCode());
             assertTrue(json(badTime).path("detail").asText().startsWith("from must be an RFC 3339 time"));
+        }
+    }
+
+    @Test
+    void chunksInsideTheirLinkWindowAreListedAsNotYetDerivedAndLeftOutOfProfiles() throws Exception {
+        try (EmbeddedS3Server s3 = EmbeddedS3Server.inMemory();
+             RunningRelay relay = RunningRelay.start(s3, Map.of("relay.links.window", "10m"))) {
+            assertEquals(200, relay.client().replay(Fixtures.sdkRequest("java-8.43.0/001")).status());
+            JsonNode chunks = json(get(relay.uri(), "/api/v1/projects/1/chunks?" + RANGE)).path("chunks");
+            assertEquals(1, chunks.size());
+            assertEquals(false, chunks.get(0).path("derived").asBoolean(true));
+            assertEquals("java", chunks.get(0).path("platform").asText());
+            assertTrue(chunks.get(0).path("sampleCount").asLong() > 0);
+            String collapsed = new String(get(relay.uri(), "/api/v1/projects/1/profile?" + RANGE
+                    + "&format=collapsed").body(), StandardCharsets.UTF_8);
+            assertEquals("", collapsed, "profiles hold derived chunks only");
         }
     }
 
