@@ -285,6 +285,27 @@ class TraceLinksTest {
     }
 
     @Test
+    void aStoppingRelayDerivesTheChunksStillInsideTheirWindowWithTheSpansItKnows() throws Exception {
+        try (EmbeddedS3Server s3 = EmbeddedS3Server.inMemory()) {
+            try (RunningRelay relay = RunningRelay.start(s3, window("10m"))) {
+                send(relay.client(), JAVA_TRANSACTION);
+                send(relay.client(), JAVA_CHUNK_2);
+                assertEquals(List.of(), relay.archivedChunks(), "inside its window: not derived yet");
+            }
+            try (ChunkArchive archive = new ChunkArchive(settings(s3))) {
+                List<ArchivedChunk> derived = new ArrayList<>();
+                for (LocalDate day : archive.listDays("1")) {
+                    derived.addAll(archive.list("1", day, day));
+                }
+                assertEquals(1, derived.size(), "derived when the relay stopped");
+                ExportProfilesServiceRequest otlp = ExportProfilesServiceRequest.parseFrom(
+                        archive.readOtlp(derived.get(0)));
+                assertEquals(469, linkedBySpan(otlp, 1).values().stream().mapToInt(Integer::intValue).sum());
+            }
+        }
+    }
+
+    @Test
     void replicaThatNeverSawTheTransactionLinksThroughTheSpanLog() throws Exception {
         try (EmbeddedS3Server s3 = EmbeddedS3Server.inMemory();
              RunningRelay first = RunningRelay.start(s3, window("3s"));
