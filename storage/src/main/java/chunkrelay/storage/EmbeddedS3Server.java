@@ -30,7 +30,7 @@ public final class EmbeddedS3Server implements AutoCloseable {
     private final String secretKey;
     /** Whether requests must be signed with the credentials; the relay's own default store on loopback needs not. */
     private final boolean checksSignatures;
-    private S3Proxy proxy;
+    private volatile S3Proxy proxy;
     private int port;
 
     private EmbeddedS3Server(BlobStore blobStore, Path directory, String accessKey, String secretKey,
@@ -128,6 +128,15 @@ public final class EmbeddedS3Server implements AutoCloseable {
         ArchiveSettings here = settings.withEndpoint(endpoint()).withPathStyle(true)
                 .withRegion(ArchiveSettings.DEFAULT_REGION);
         return checksSignatures ? here.withCredentials(accessKey, secretKey) : here.withAnonymousAccess();
+    }
+
+    /** A client of this server's store in this process, unreachable while the server is stopped. */
+    InProcessS3Client inProcessClient() {
+        return new InProcessS3Client(blobStore, this::serving);
+    }
+
+    private boolean serving() {
+        return proxy != null;
     }
 
     public boolean checksSignatures() {

@@ -34,9 +34,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The archive against a real S3 server (S3Proxy in memory), one fresh bucket per test. */
+/**
+ * The archive against a real S3 server (S3Proxy in memory), one fresh bucket per test; over its HTTP endpoint here,
+ * in-process in {@link InProcessChunkArchiveTest}.
+ */
 class ChunkArchiveTest {
-    private static EmbeddedS3Server server;
+    static EmbeddedS3Server server;
     private static S3Client s3;
 
     @BeforeAll
@@ -52,11 +55,16 @@ class ChunkArchiveTest {
         server.close();
     }
 
+    /** The archive under test, on {@code settings}'s bucket and prefix. */
+    ChunkArchive open(ArchiveSettings settings) {
+        return new ChunkArchive(settings);
+    }
+
     @Test
     void storesBothFormsZstdCompressedWithContentHeadersAndMetadata() throws IOException {
         ArchiveSettings settings = settings(server).withPrefix("archive/");
         ArchiveEntry entry = entry(0);
-        try (ChunkArchive archive = new ChunkArchive(settings)) {
+        try (ChunkArchive archive = open(settings)) {
             assertEquals(ArchiveResult.STORED, archive.archive(entry));
         }
         String stem = "archive/42/2026-11-21/0123456789abcdef0123456789abcdef/" + String.format("%032x", 1);
@@ -88,7 +96,7 @@ class ChunkArchiveTest {
     void gzipIsSelectable() throws IOException {
         ArchiveSettings settings = settings(server).withCompression(ArchiveCompression.fromName("gzip"));
         ArchiveEntry entry = entry(1);
-        try (ChunkArchive archive = new ChunkArchive(settings)) {
+        try (ChunkArchive archive = open(settings)) {
             assertEquals(ArchiveResult.STORED, archive.archive(entry));
         }
         String stem = entry.key().stem();
@@ -104,13 +112,13 @@ class ChunkArchiveTest {
         ArchiveSettings settings = settings(server);
         ArchiveEntry entry = entry(2);
         HeadObjectResponse before;
-        try (ChunkArchive archive = new ChunkArchive(settings)) {
+        try (ChunkArchive archive = open(settings)) {
             assertEquals(ArchiveResult.STORED, archive.archive(entry));
             before = head(settings.bucket(), entry.key().stem() + ".otlp.binpb.zst");
             assertEquals(ArchiveResult.DUPLICATE, archive.archive(entry));
         }
         // a second relay (empty cache) learns it from S3's 412
-        try (ChunkArchive other = new ChunkArchive(settings)) {
+        try (ChunkArchive other = open(settings)) {
             assertEquals(ArchiveResult.DUPLICATE, other.archive(entry));
         }
         assertEquals(2, keysUnder(s3, settings.bucket(), "").size());
@@ -125,7 +133,7 @@ class ChunkArchiveTest {
         int archivers = 8;
         List<ChunkArchive> relays = new ArrayList<>();
         for (int i = 0; i < archivers; i++) {
-            relays.add(new ChunkArchive(settings));
+            relays.add(open(settings));
         }
         ExecutorService pool = Executors.newFixedThreadPool(archivers);
         try {
@@ -162,7 +170,7 @@ class ChunkArchiveTest {
     void eightThreadsSharingOneArchiveStoreAChunkExactlyOnce() throws Exception {
         ArchiveSettings settings = settings(server);
         ExecutorService pool = Executors.newFixedThreadPool(8);
-        try (ChunkArchive archive = new ChunkArchive(settings)) {
+        try (ChunkArchive archive = open(settings)) {
             ArchiveEntry entry = entry(200);
             CyclicBarrier start = new CyclicBarrier(8);
             List<Future<ArchiveResult>> results = new ArrayList<>();
@@ -187,7 +195,7 @@ class ChunkArchiveTest {
     void createsTheBucketIfMissing() {
         ArchiveSettings settings = settings(server);
         assertThrows(NoSuchBucketException.class, () -> s3.headBucket(b -> b.bucket(settings.bucket())));
-        try (ChunkArchive archive = new ChunkArchive(settings)) {
+        try (ChunkArchive archive = open(settings)) {
             assertEquals(ArchiveResult.STORED, archive.archive(entry(3)));
         }
         s3.headBucket(b -> b.bucket(settings.bucket()));
@@ -197,7 +205,7 @@ class ChunkArchiveTest {
     @Test
     void aMissingBucketIsRefusedWhenCreationIsOff() {
         ArchiveSettings settings = settings(server).withCreateBucketIfMissing(false);
-        try (ChunkArchive archive = new ChunkArchive(settings)) {
+        try (ChunkArchive archive = open(settings)) {
             ArchiveUnavailableException e = assertThrows(ArchiveUnavailableException.class,
                     () -> archive.archive(entry(4)));
             assertTrue(e.getMessage().contains(settings.bucket()), e.getMessage());
@@ -209,7 +217,7 @@ class ChunkArchiveTest {
     @Test
     void listsArchivedChunksOfAProjectWithinADateRange() {
         ArchiveSettings settings = settings(server).withPrefix("p/");
-        try (ChunkArchive archive = new ChunkArchive(settings)) {
+        try (ChunkArchive archive = open(settings)) {
             List<ArchiveKey> expected = new ArrayList<>();
             for (int d = 0; d < 4; d++) {
                 ArchiveEntry mine = entry("42", DAY.plusDays(d), 10 + d);
@@ -243,7 +251,7 @@ class ChunkArchiveTest {
     void readsBackBothFormsOfAListedChunk() {
         ArchiveSettings settings = settings(server);
         ArchiveEntry entry = entry(5);
-        try (ChunkArchive archive = new ChunkArchive(settings)) {
+        try (ChunkArchive archive = open(settings)) {
             archive.archive(entry);
             ArchivedChunk chunk = archive.list("42", DAY, DAY).get(0);
             assertArrayEquals(entry.otlpPayload(), archive.readOtlp(chunk));
@@ -256,7 +264,7 @@ class ChunkArchiveTest {
         ArchiveSettings settings = settings(server);
         ArchiveEntry entry = entry(6);
         ArchiveEntry other = entry(7);
-        try (ChunkArchive archive = new ChunkArchive(settings)) {
+        try (ChunkArchive archive = open(settings)) {
             archive.archive(entry);
             archive.archive(other);
             assertFalse(archive.isDelivered(entry.key()));
@@ -284,7 +292,7 @@ class ChunkArchiveTest {
         ArchiveEntry base = entry(8);
         ArchiveEntry entry = new ArchiveEntry(base.key(), base.sentryPayload(), base.otlpPayload(),
                 Map.of(ArchiveEntry.RELEASE, "café@1.0 100%"));
-        try (ChunkArchive archive = new ChunkArchive(settings)) {
+        try (ChunkArchive archive = open(settings)) {
             archive.archive(entry);
         }
         assertEquals("caf%C3%A9@1.0 100%25",
@@ -316,7 +324,7 @@ class ChunkArchiveTest {
         ArchiveSettings settings = settings(server);
         ArchiveEntry entry = entry(10);
         String stem = entry.key().stem();
-        try (ChunkArchive archive = new ChunkArchive(settings)) {
+        try (ChunkArchive archive = open(settings)) {
             assertTrue(archive.reachable());
             // what a relay that died between the two writes leaves behind
             s3.putObject(b -> b.bucket(settings.bucket()).key(stem + ".sentry.json.zst"),
@@ -334,11 +342,11 @@ class ChunkArchiveTest {
         ArchiveSettings settings = settings(server);
         ArchiveEntry entry = entry(11);
         String sentryKey = entry.key().stem() + ".sentry.json.zst";
-        try (ChunkArchive archive = new ChunkArchive(settings)) {
+        try (ChunkArchive archive = open(settings)) {
             assertEquals(ArchiveResult.STORED, archive.archive(entry));
         }
         s3.deleteObject(b -> b.bucket(settings.bucket()).key(sentryKey));
-        try (ChunkArchive archive = new ChunkArchive(settings)) {
+        try (ChunkArchive archive = open(settings)) {
             assertEquals(ArchiveResult.DUPLICATE, archive.archive(entry));
         }
         assertArrayEquals(entry.sentryPayload(), unzstd(get(settings.bucket(), sentryKey).asByteArray()));
@@ -354,7 +362,7 @@ class ChunkArchiveTest {
             CyclicBarrier start = new CyclicBarrier(claimers);
             List<Future<Boolean>> claims = new ArrayList<>();
             for (int i = 0; i < claimers; i++) {
-                ChunkArchive archive = new ChunkArchive(settings);
+                ChunkArchive archive = open(settings);
                 archives.add(archive);
                 byte[] body = ("claimer " + i).getBytes();
                 claims.add(pool.submit(() -> {
@@ -379,7 +387,7 @@ class ChunkArchiveTest {
     @Test
     void listsTheFoldersOneLevelBelowAPrefix() {
         ArchiveSettings settings = settings(server).withPrefix("p/");
-        try (ChunkArchive archive = new ChunkArchive(settings)) {
+        try (ChunkArchive archive = open(settings)) {
             archive.storeObject("7/2026-11-21/a", new byte[0]);
             archive.storeObject("7/2026-11-22/b", new byte[0]);
             archive.storeObject("42/2026-11-21/c", new byte[0]);

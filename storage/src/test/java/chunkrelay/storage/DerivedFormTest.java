@@ -23,7 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * derived later, written once however many derive it at the same time.
  */
 class DerivedFormTest {
-    private static EmbeddedS3Server server;
+    static EmbeddedS3Server server;
 
     @BeforeAll
     static void startServer() {
@@ -36,10 +36,15 @@ class DerivedFormTest {
         server.close();
     }
 
+    /** The archive under test: over the server's HTTP endpoint here, in-process in a subclass. */
+    ChunkArchive open() {
+        return new ChunkArchive(settings(server));
+    }
+
     @Test
     void sentryFormAloneIsUnderivedUntilItsOtlpFormIsStoredOnce() {
         ArchiveEntry entry = entry(1);
-        try (ChunkArchive archive = new ChunkArchive(settings(server))) {
+        try (ChunkArchive archive = open()) {
             Instant before = Instant.now().minusSeconds(5);
             assertEquals(ArchiveResult.STORED, archive.archiveSentryForm(entry.key(), entry.sentryPayload(),
                     entry.metadata()));
@@ -64,7 +69,7 @@ class DerivedFormTest {
     void concurrentDerivationsOfOneChunkStoreItOnce() throws Exception {
         ArchiveEntry entry = entry(2);
         ExecutorService pool = Executors.newFixedThreadPool(8);
-        try (ChunkArchive archive = new ChunkArchive(settings(server))) {
+        try (ChunkArchive archive = open()) {
             archive.archiveSentryForm(entry.key(), entry.sentryPayload(), entry.metadata());
             List<Future<ArchiveResult>> results = pool.invokeAll(java.util.Collections.nCopies(8,
                     () -> archive.storeDerivedOtlp(entry.key(), entry.otlpPayload(), Map.of())));
@@ -80,7 +85,7 @@ class DerivedFormTest {
 
     @Test
     void projectsAreTheNumericTopLevelFoldersOnly() {
-        try (ChunkArchive archive = new ChunkArchive(settings(server))) {
+        try (ChunkArchive archive = open()) {
             archive.archiveSentryForm(entry("42", DAY, 3).key(), new byte[] {'{', '}'}, Map.of());
             archive.archiveSentryForm(entry("7", DAY, 4).key(), new byte[] {'{', '}'}, Map.of());
             archive.storeObject("upstream-spool/x", new byte[1]);

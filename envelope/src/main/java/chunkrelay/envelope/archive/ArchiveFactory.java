@@ -12,7 +12,8 @@ import jakarta.inject.Singleton;
 
 /**
  * The archive: the configured bucket, or, when no bucket or endpoint is configured, an embedded S3 server
- * (S3Proxy, filesystem backend) reached through the very same S3 client.
+ * (S3Proxy, filesystem backend) whose store the relay writes in-process with the same S3 requests, while the server
+ * serves the same objects over HTTP to anyone else.
  */
 @Factory
 public class ArchiveFactory {
@@ -31,6 +32,6 @@ public class ArchiveFactory {
         ArchiveSettings settings = new ArchiveSettings(s3.endpoint(), s3.region(), s3.bucket(), s3.prefix(),
                 s3.pathStyle(), s3.accessKey(), s3.secretKey(), s3.createBucketIfMissing(),
                 ArchiveCompression.fromName(storage.compression()), storage.deadline(), null, null, null, null, null);
-        return new ChunkArchive(embedded == null ? settings : embedded.applyTo(settings));
+        return embedded == null ? new ChunkArchive(settings) : ChunkArchive.inProcess(embedded, settings);
     }
 }

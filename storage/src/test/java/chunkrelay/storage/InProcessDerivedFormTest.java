@@ -1,0 +1,10 @@
+package chunkrelay.storage;
+
+/** Every {@link DerivedFormTest} again with the archive reaching the server's store in-process. */
+class InProcessDerivedFormTest extends DerivedFormTest {
+
+    @Override
+    ChunkArchive open() {
+        return ChunkArchive.inProcess(server, ArchiveFixtures.settings(server));
+    }
+}
