@@ -15,7 +15,8 @@ import java.time.Duration;
  * @param maxAge            how long a span is held after it ended, and how long a v2 child waits for its segment
  * @param maxPendingBytes   chunk payload bytes held in memory while they wait for their window (0: a tenth of the
  *                          heap); beyond it a chunk is read back from the archive when its window ends
- * @param recoveryInterval  how often the bucket is searched for archived chunks whose OTLP form is missing
+ * @param recoveryInterval  how often a relay rewrites its heartbeat and looks for dead relays, whose underived
+ *                          chunks it then searches the archive for
  * @param derivationThreads threads that derive OTLP forms after their window (0: half the cores, at least one)
  * @param spanLog           whether spans are also appended to the span log in the bucket (for other replicas,
  *                          restarts and replay)

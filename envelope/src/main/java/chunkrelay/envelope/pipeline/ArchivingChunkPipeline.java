@@ -148,8 +148,10 @@ public class ArchivingChunkPipeline implements ChunkPipeline {
 
     /** Link window on: the Sentry form now (the 200 means it is safe), the OTLP form when the window ends. */
     private void storeSentryForm(ProfileChunkItem item, ProfileChunk chunk, ArchiveKey key) {
-        ArchiveResult result = archived(key, () -> archive.archiveSentryForm(key, item.payload(),
-                ArchivedMetadata.of(chunk, version)));
+        ArchiveResult result = archived(key, () -> {
+            derivations.beforeWaiting();
+            return archive.archiveSentryForm(key, item.payload(), ArchivedMetadata.of(chunk, version));
+        });
         recent.archived(item.projectId(), chunk.chunkId().toHex());
         if (result == ArchiveResult.DUPLICATE) {
             archiveDuplicates.increment();

@@ -47,9 +47,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>A chunk waits in memory (normalised, a fraction of its JSON) while the pending chunks' estimated heap stays under
  * {@code relay.links.max-pending-bytes}; beyond it
  * only its key waits, and it is read back from the archive when its window ends. Nothing pending is lost with the
- * process: a recovery pass, at start and every {@code relay.links.recovery-interval}, derives every recent chunk
- * ({@link #recover}) whose Sentry form is older than its window and whose OTLP form is missing. On a graceful stop
- * the chunks still waiting are derived at once, with the spans known then.
+ * process: a recovery pass ({@link #recover}) derives every recent chunk whose Sentry form is older than its window
+ * and whose OTLP form is missing; it runs at start, and on a peer that sees a relay's heartbeat go stale
+ * ({@link DeriverHeartbeats}). On a graceful stop the chunks still waiting are derived at once, with the spans
+ * known then.
  */
 @Singleton
 public class ChunkDerivations {
@@ -74,6 +75,8 @@ public class ChunkDerivations {
     private final Map<String, Pending> pending = new ConcurrentHashMap<>();
     private final AtomicLong pendingBytes = new AtomicLong();
     private final Counter readBack;
+    private final Counter searches;
+    private final DeriverHeartbeats heartbeats;
     private volatile boolean stopping;
 
     /** A chunk waiting for its window; {@code chunk} is null when it is to be read back from the archive. */
@@ -105,21 +108,78 @@ public class ChunkDerivations {
         }
         meters.counter("relay.derivations.duplicates");
         this.readBack = meters.counter("relay.derivations.read.back");
+        this.searches = meters.counter("relay.recovery.searches");
+        this.heartbeats = new DeriverHeartbeats(archive, config.recoveryInterval(),
+                config.window().plus(RECOVERY_GRACE));
         meters.counter("relay.derivations.failures");
     }
 
-    /** The recovery passes run in the server only; the command line derives what it needs itself. */
+    /**
+     * In the server only (the command line derives what it needs itself): a heartbeat and a search of the archive at
+     * start, which recovers what this relay, restarted, or any relay that died left underived; then a heartbeat every
+     * recovery interval, with a search only when another relay stopped beating ({@link DeriverHeartbeats}).
+     */
     @EventListener
     void onStartup(ServerStartupEvent event) {
         if (config.deferred()) {
             long interval = config.recoveryInterval().toMillis();
-            scheduler.scheduleWithFixedDelay(this::recover, Math.min(interval, 2_000), interval,
-                    TimeUnit.MILLISECONDS);
+            scheduler.schedule(this::recoverAtStart, Math.min(interval, 2_000), TimeUnit.MILLISECONDS);
+            scheduler.scheduleWithFixedDelay(this::recoverDeadPeers, interval, interval, TimeUnit.MILLISECONDS);
         }
     }
 
-    /** Derives the chunk's OTLP form when its window ends. */
-    /** @param heapBytes what holding the normalised chunk costs ({@link ProfileChunk#estimatedHeapBytes()}) */
+    private void recoverAtStart() {
+        try {
+            heartbeats.beat();
+            List<String> dead = heartbeats.stale();
+            recover();
+            if (!stopping) {
+                dead.forEach(heartbeats::recovered);
+            }
+        } catch (ArchiveUnavailableException e) {
+            LOG.warn("recovery at start stopped, archive unavailable: {}; the next pass searches again",
+                    e.getMessage());
+            heartbeats.missedStart();
+        }
+    }
+
+    private void recoverDeadPeers() {
+        try {
+            heartbeats.beat();
+            if (heartbeats.startMissed()) {
+                recoverAtStart();
+                return;
+            }
+            for (String dead : heartbeats.stale()) {
+                if (stopping) {
+                    return;
+                }
+                if (heartbeats.claim(dead)) {
+                    LOG.info("relay {} stopped beating; searching the archive for chunks it left underived", dead);
+                    recover();
+                    heartbeats.recovered(dead);
+                }
+            }
+        } catch (ArchiveUnavailableException e) {
+            LOG.warn("heartbeat or recovery pass failed, archive unavailable: {}", e.getMessage());
+        }
+    }
+
+    /**
+     * Called before a chunk's Sentry form is archived to wait for its window: makes sure this relay's heartbeat
+     * exists, so that if it dies with the chunk waiting, a peer knows to search for it.
+     *
+     * @throws ArchiveUnavailableException when the heartbeat cannot be written
+     */
+    public void beforeWaiting() {
+        heartbeats.beatOnce();
+    }
+
+    /**
+     * Derives the chunk's OTLP form when its window ends.
+     *
+     * @param heapBytes what holding the normalised chunk costs ({@link ProfileChunk#estimatedHeapBytes()})
+     */
     public void schedule(long projectId, ArchiveKey key, ProfileChunk chunk, long heapBytes, Instant receivedAt) {
         boolean keep = pendingBytes.addAndGet(heapBytes) <= config.pendingBytesLimit();
         if (!keep) {
@@ -210,41 +270,40 @@ public class ChunkDerivations {
      * recent chunk can be filed under: today and yesterday (UTC), and each project's newest day folders (chunks are
      * filed by their first sample, which the SDK's clock dates, and a replayed recording is dated when it was
      * recorded). Returns how many it derived.
+     *
+     * @throws ArchiveUnavailableException when the archive cannot be listed
      */
-    public int recover() {
+    int recover() {
         if (stopping) {
             return 0;
         }
+        searches.increment();
         int derived = 0;
-        try {
-            Instant due = Instant.now().minus(config.window()).minus(RECOVERY_GRACE);
-            LocalDate today = LocalDate.now(ZoneOffset.UTC);
-            for (String project : archive.listProjects()) {
-                List<LocalDate> present = archive.listDays(project);
-                Set<LocalDate> days = new TreeSet<>(present.subList(Math.max(0, present.size() - RECENT_DAY_FOLDERS),
-                        present.size()));
-                days.add(today.minusDays(1));
-                days.add(today);
-                for (LocalDate day : days) {
-                    for (UnderivedChunk underived : archive.listUnderived(project, day)) {
-                        if (stopping) {
-                            return derived;
-                        }
-                        if (underived.sentryWrittenAt().isAfter(due) || pending.containsKey(underived.key().stem())) {
-                            continue;
-                        }
-                        try {
-                            derive(Long.parseLong(project), underived.key(), null, "recovery", true);
-                            derived++;
-                        } catch (RuntimeException | StackOverflowError e) {
-                            meters.counter("relay.derivations.failures").increment();
-                            LOG.error("recovering chunk {} failed", underived.key().stem(), e);
-                        }
+        Instant due = Instant.now().minus(config.window()).minus(RECOVERY_GRACE);
+        LocalDate today = LocalDate.now(ZoneOffset.UTC);
+        for (String project : archive.listProjects()) {
+            List<LocalDate> present = archive.listDays(project);
+            Set<LocalDate> days = new TreeSet<>(present.subList(Math.max(0, present.size() - RECENT_DAY_FOLDERS),
+                    present.size()));
+            days.add(today.minusDays(1));
+            days.add(today);
+            for (LocalDate day : days) {
+                for (UnderivedChunk underived : archive.listUnderived(project, day)) {
+                    if (stopping) {
+                        return derived;
+                    }
+                    if (underived.sentryWrittenAt().isAfter(due) || pending.containsKey(underived.key().stem())) {
+                        continue;
+                    }
+                    try {
+                        derive(Long.parseLong(project), underived.key(), null, "recovery", true);
+                        derived++;
+                    } catch (RuntimeException | StackOverflowError e) {
+                        meters.counter("relay.derivations.failures").increment();
+                        LOG.error("recovering chunk {} failed", underived.key().stem(), e);
                     }
                 }
             }
-        } catch (ArchiveUnavailableException e) {
-            LOG.warn("recovery pass stopped, archive unavailable: {}", e.getMessage());
         }
         return derived;
     }
@@ -287,6 +346,14 @@ public class ChunkDerivations {
                 return;
             }
             deriveWaiting(p, "stop");
+        }
+        if (pending.isEmpty()) {
+            try {
+                heartbeats.stopped();
+            } catch (ArchiveUnavailableException e) {
+                LOG.warn("could not remove this relay's heartbeat; a peer will search the archive: {}",
+                        e.getMessage());
+            }
         }
     }
 }

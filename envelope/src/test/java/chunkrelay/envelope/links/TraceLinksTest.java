@@ -244,6 +244,49 @@ class TraceLinksTest {
     }
 
     @Test
+    void aRunningPeerSearchesTheArchiveOnlyOnceARelayDiedAndDerivesWhatItLeftOnce(@TempDir Path work)
+            throws Exception {
+        try (EmbeddedS3Server s3 = EmbeddedS3Server.inMemory();
+             OtlpReceiver receiver = OtlpReceiver.start()) {
+            String[] storage = storage(s3);
+            try (ForkedRelay peer = ForkedRelay.start(256, Files.createDirectories(work.resolve("peer")), with(storage,
+                    "relay.links.window=1s", "relay.links.span-log=true", "relay.links.recovery-interval=1s",
+                    "relay.otlp.endpoint=" + receiver.endpoint()))) {
+                RunningRelay.await("the peer's search at start", WAIT, () -> PrometheusScrape.of(peer.base())
+                        .valueOrZeroBeforeFirstUse("relay_recovery_searches_total") >= 1);
+                try (ForkedRelay doomed = ForkedRelay.start(256, Files.createDirectories(work.resolve("doomed")),
+                        with(storage, "relay.links.window=10m", "relay.links.span-log=true",
+                                "relay.links.recovery-interval=1s"))) {
+                    RelayClient client = new RelayClient(doomed.base());
+                    for (String request : List.of(JAVA_CHUNK_1, JAVA_TRANSACTION, JAVA_CHUNK_2)) {
+                        send(client, request);
+                    }
+                    // beating, the relay is left to derive its own chunks: the peer searches nothing
+                    Thread.sleep(15_000);
+                    assertEquals(1, PrometheusScrape.of(peer.base()).value("relay_recovery_searches_total"));
+                    assertEquals(0, receiver.received().size());
+                }
+                // close() is SIGKILL: the chunks are in their Sentry form only, and the heartbeat goes stale
+                RunningRelay.await("the peer derives and forwards both chunks", WAIT,
+                        () -> receiver.received().size() >= 2);
+                Thread.sleep(4_000);
+                assertEquals(2, receiver.received().size(), "each chunk forwarded once");
+                assertEquals(2, PrometheusScrape.of(peer.base()).value("relay_recovery_searches_total"),
+                        "one search for the dead relay, none after its heartbeat was removed");
+                Map<String, Integer> linked = new HashMap<>();
+                for (OtlpReceiver.Received received : receiver.received()) {
+                    String chunk = HexFormat.of().formatHex(received.request().getResourceProfiles(0)
+                            .getScopeProfiles(0).getProfiles(0).getProfileId().toByteArray());
+                    linked.put(chunk, linkedBySpan(received.request(), 1).values().stream()
+                            .mapToInt(Integer::intValue).sum());
+                }
+                assertEquals(Map.of(chunkId(JAVA_CHUNK_1), 965, chunkId(JAVA_CHUNK_2), 469), linked,
+                        "linked through the span log the dead relay wrote");
+            }
+        }
+    }
+
+    @Test
     void replayDerivesChunksLeftUnderivedAndSendsThemWithTheirLinks(@TempDir Path work) throws Exception {
         try (EmbeddedS3Server s3 = EmbeddedS3Server.inMemory();
              OtlpReceiver receiver = OtlpReceiver.start()) {
