@@ -127,7 +127,7 @@ final class AndroidTraceChunk {
             throw new ChunkRejectedException(ChunkRejectionReason.INVALID_JSON,
                     "timestamp plus the trace's offsets is past the times this relay can represent");
         }
-        SampleOrder.stableSortByTime(times, stacks, threads);
+        SampleOrder.stableSortByTime(times, stacks, threads, times.length);
         return new ProfileChunk(chunk.chunkId(), chunk.profilerId(), chunk.platform(), chunk.release(),
                 chunk.environment(), chunk.clientSdk(), chunk.version(), frames, samples.stackOffsets(),
                 samples.stackFrames(), times, stacks, threads, threadIds, threadMetadata, chunk.debugImages(),

@@ -96,11 +96,9 @@ final class ChunkNormaliser {
         long[] times = timeOf;
         int[] stacks = stackOf;
         int[] threads = threadOf;
-        // usually every sample stays and threads keep their numbers: then the parsed arrays are taken as they are
+        // the parsed arrays are this chunk's own: dropped samples are squeezed out in place (sample i moves to
+        // n <= i, read before it is overwritten) and the chunk keeps the first `kept`, with no copy
         if (kept < parsedSamples || keptThreads.size() < usefulSamples.length) {
-            times = new long[kept];
-            stacks = new int[kept];
-            threads = new int[kept];
             int n = 0;
             for (int i = 0; i < parsedSamples; i++) {
                 int thread = newThreadIndex[threadOf[i]];
@@ -114,7 +112,7 @@ final class ChunkNormaliser {
         }
 
         // 5.
-        SampleOrder.stableSortByTime(times, stacks, threads);
+        SampleOrder.stableSortByTime(times, stacks, threads, kept);
 
         // 6.
         long duration;
@@ -142,8 +140,8 @@ final class ChunkNormaliser {
 
         return new ProfileChunk(chunk.chunkId(), chunk.profilerId(), chunk.platform(), chunk.release(),
                 chunk.environment(), chunk.clientSdk(), chunk.version(), frames, stackOffsets, stackFrames,
-                times, stacks, threads, keptThreads.toArray(String[]::new), threadMetadata, chunk.debugImages(),
-                chunk.measurements());
+                times, stacks, threads, kept, keptThreads.toArray(String[]::new), threadMetadata,
+                chunk.debugImages(), chunk.measurements());
     }
 
     private static List<Frame> maskAddresses(List<Frame> frames) {

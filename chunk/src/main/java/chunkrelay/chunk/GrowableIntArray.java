@@ -12,12 +12,15 @@ final class GrowableIntArray {
     private static final int BLOCK = 1 << 14;
 
     private final List<int[]> blocks = new ArrayList<>();
-    private int[] current = new int[BLOCK];
+    /** Allocated on the first value, so an array that stays empty (or is emptied by {@link #toArray}) costs nothing. */
+    private int[] current;
     private int inCurrent;
     private int size;
 
     void add(int value) {
-        if (inCurrent == BLOCK) {
+        if (current == null) {
+            current = new int[BLOCK];
+        } else if (inCurrent == BLOCK) {
             blocks.add(current);
             current = new int[BLOCK];
             inCurrent = 0;
@@ -35,9 +38,11 @@ final class GrowableIntArray {
             blocks.set(i, null);
             at += BLOCK;
         }
-        System.arraycopy(current, 0, out, at, inCurrent);
+        if (current != null) {
+            System.arraycopy(current, 0, out, at, inCurrent);
+        }
         blocks.clear();
-        current = new int[BLOCK];
+        current = null;
         inCurrent = 0;
         size = 0;
         return out;

@@ -8,12 +8,15 @@ final class GrowableLongArray {
     private static final int BLOCK = 1 << 13;
 
     private final List<long[]> blocks = new ArrayList<>();
-    private long[] current = new long[BLOCK];
+    /** Allocated on the first value, so an array that stays empty (or is emptied by {@link #toArray}) costs nothing. */
+    private long[] current;
     private int inCurrent;
     private int size;
 
     void add(long value) {
-        if (inCurrent == BLOCK) {
+        if (current == null) {
+            current = new long[BLOCK];
+        } else if (inCurrent == BLOCK) {
             blocks.add(current);
             current = new long[BLOCK];
             inCurrent = 0;
@@ -31,9 +34,11 @@ final class GrowableLongArray {
             blocks.set(i, null);
             at += BLOCK;
         }
-        System.arraycopy(current, 0, out, at, inCurrent);
+        if (current != null) {
+            System.arraycopy(current, 0, out, at, inCurrent);
+        }
         blocks.clear();
-        current = new long[BLOCK];
+        current = null;
         inCurrent = 0;
         size = 0;
         return out;

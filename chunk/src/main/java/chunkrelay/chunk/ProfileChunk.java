@@ -25,6 +25,7 @@ public final class ProfileChunk {
     private final long[] sampleTimestampNanos;
     private final int[] sampleStackIds;
     private final int[] sampleThreadIndices;
+    private final int sampleCount;
     private final String[] threadIds;
     private final Map<String, ThreadMetadata> threadMetadata;
     private final List<DebugImage> debugImages;
@@ -42,10 +43,26 @@ public final class ProfileChunk {
                         int[] sampleStackIds, int[] sampleThreadIndices, String[] threadIds,
                         Map<String, ThreadMetadata> threadMetadata, List<DebugImage> debugImages,
                         Map<String, Measurement> measurements) {
+        this(chunkId, profilerId, platform, release, environment, clientSdk, version, frames, stackOffsets,
+                stackFrames, sampleTimestampNanos, sampleStackIds, sampleThreadIndices, sampleTimestampNanos.length,
+                threadIds, threadMetadata, debugImages, measurements);
         if (sampleTimestampNanos.length != sampleStackIds.length
                 || sampleStackIds.length != sampleThreadIndices.length) {
             throw new IllegalArgumentException("sample arrays differ in length");
         }
+    }
+
+    /** As above, with only the first {@code sampleCount} entries of the sample arrays in use. */
+    ProfileChunk(SentryUuid chunkId, SentryUuid profilerId, String platform, String release, String environment,
+                 ClientSdk clientSdk, String version, List<Frame> frames, int[] stackOffsets, int[] stackFrames,
+                 long[] sampleTimestampNanos, int[] sampleStackIds, int[] sampleThreadIndices, int sampleCount,
+                 String[] threadIds, Map<String, ThreadMetadata> threadMetadata, List<DebugImage> debugImages,
+                 Map<String, Measurement> measurements) {
+        if (sampleCount > sampleTimestampNanos.length || sampleCount > sampleStackIds.length
+                || sampleCount > sampleThreadIndices.length) {
+            throw new IllegalArgumentException("fewer sample entries than " + sampleCount);
+        }
+        this.sampleCount = sampleCount;
         this.chunkId = chunkId;
         this.profilerId = profilerId;
         this.platform = platform;
@@ -126,7 +143,7 @@ public final class ProfileChunk {
     }
 
     public int sampleCount() {
-        return sampleStackIds.length;
+        return sampleCount;
     }
 
     public long sampleTimestampNanos(int sample) {

@@ -10,9 +10,9 @@ final class SampleOrder {
     private SampleOrder() {
     }
 
-    static void stableSortByTime(long[] times, int[] stacks, int[] threads) {
-        int n = times.length;
-        if (isSorted(times)) {
+    /** Sorts the first {@code n} samples. */
+    static void stableSortByTime(long[] times, int[] stacks, int[] threads, int n) {
+        if (isSorted(times, n)) {
             return;
         }
         int[] order = new int[n];
@@ -30,12 +30,12 @@ final class SampleOrder {
             sortedTimes[i] = times[order[i]];
         }
         System.arraycopy(sortedTimes, 0, times, 0, n);
-        permute(stacks, order, scratch);
-        permute(threads, order, scratch);
+        permute(stacks, order, scratch, n);
+        permute(threads, order, scratch, n);
     }
 
-    private static boolean isSorted(long[] times) {
-        for (int i = 1; i < times.length; i++) {
+    private static boolean isSorted(long[] times, int n) {
+        for (int i = 1; i < n; i++) {
             if (times[i] < times[i - 1]) {
                 return false;
             }
@@ -60,10 +60,10 @@ final class SampleOrder {
         System.arraycopy(scratch, lo, order, lo, hi - lo);
     }
 
-    private static void permute(int[] values, int[] order, int[] scratch) {
-        for (int i = 0; i < values.length; i++) {
+    private static void permute(int[] values, int[] order, int[] scratch, int n) {
+        for (int i = 0; i < n; i++) {
             scratch[i] = values[order[i]];
         }
-        System.arraycopy(scratch, 0, values, 0, values.length);
+        System.arraycopy(scratch, 0, values, 0, n);
     }
 }

@@ -21,6 +21,34 @@ final class SamplingPeriod {
         int n = chunk.sampleCount();
         long[] previous = new long[chunk.threadCount()];
         boolean[] seen = new boolean[chunk.threadCount()];
+        // gaps fit an int (up to 2.1 s) in every real chunk: half the memory of longs, and a long pass otherwise
+        int[] deltas = new int[n];
+        int count = 0;
+        for (int s = 0; s < n; s++) {
+            int thread = chunk.sampleThreadIndex(s);
+            long t = chunk.sampleTimestampNanos(s);
+            if (seen[thread] && t > previous[thread]) {
+                long delta = t - previous[thread];
+                if (delta > Integer.MAX_VALUE) {
+                    return medianOfLongDeltas(chunk);
+                }
+                deltas[count++] = (int) delta;
+            }
+            previous[thread] = t;
+            seen[thread] = true;
+        }
+        if (count == 0) {
+            return DEFAULT_NANOS;
+        }
+        Arrays.sort(deltas, 0, count);
+        int mid = count / 2;
+        return count % 2 == 1 ? deltas[mid] : deltas[mid - 1] + ((long) deltas[mid] - deltas[mid - 1]) / 2;
+    }
+
+    private static long medianOfLongDeltas(ProfileChunk chunk) {
+        int n = chunk.sampleCount();
+        long[] previous = new long[chunk.threadCount()];
+        boolean[] seen = new boolean[chunk.threadCount()];
         long[] deltas = new long[n];
         int count = 0;
         for (int s = 0; s < n; s++) {
@@ -31,9 +59,6 @@ final class SamplingPeriod {
             }
             previous[thread] = t;
             seen[thread] = true;
-        }
-        if (count == 0) {
-            return DEFAULT_NANOS;
         }
         Arrays.sort(deltas, 0, count);
         int mid = count / 2;
