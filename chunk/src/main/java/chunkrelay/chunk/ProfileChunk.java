@@ -82,19 +82,6 @@ public final class ProfileChunk {
         this.measurements = Map.copyOf(measurements);
     }
 
-    /**
-     * A rough size of this chunk on the heap, for budgets of chunks held in memory: the sample and stack arrays
-     * exactly, frames, threads and measurements at a fixed guess each (a frame's strings are shared or short).
-     */
-    public long estimatedHeapBytes() {
-        long measurementPoints = 0;
-        for (Measurement measurement : measurements.values()) {
-            measurementPoints += measurement.size();
-        }
-        return 256L + 16L * sampleTimestampNanos.length + 4L * (stackOffsets.length + stackFrames.length)
-                + 160L * frames.size() + 96L * threadIds.length + 16L * measurementPoints + 128L * debugImages.size();
-    }
-
     public SentryUuid chunkId() {
         return chunkId;
     }

@@ -236,11 +236,13 @@ public class ChunkTranslator {
             }
             // the last sample stands for one period of execution, so the profile covers it too
             profile.setTimeUnixNano(first).setDurationNano(last - first + period);
+            measurements(profile);
+            // last, so that a profile translated without spans and linked later (SampleLinker) comes out
+            // with the same tables: the link counts only ever append
             if (!spans.isEmpty()) {
                 profile.addAttributeIndices(dictionary.attribute(SENTRY_SAMPLES_LINKED, linked));
                 profile.addAttributeIndices(dictionary.attribute(SENTRY_SAMPLES_AMBIGUOUS, ambiguous));
             }
-            measurements(profile);
             return profile.build();
         }
 

@@ -36,7 +36,18 @@ public class LinkedSpans {
             first = Math.min(first, chunk.sampleTimestampNanos(s));
             last = Math.max(last, chunk.sampleTimestampNanos(s));
         }
-        String profilerId = chunk.profilerId().toHex();
+        return forSamples(projectId, chunk.profilerId().toHex(), first, last, withLog);
+    }
+
+    /**
+     * As {@link #forChunk}, for samples of a profiler (hex, or null for none) from {@code first} to {@code last}.
+     *
+     * @throws chunkrelay.storage.ArchiveUnavailableException when the span log cannot be read
+     */
+    public SpanTimeline forSamples(long projectId, String profilerId, long first, long last, boolean withLog) {
+        if (profilerId == null) {
+            return SpanTimeline.NONE;
+        }
         List<SpanRecord> spans = new ArrayList<>(index.spans(projectId, profilerId, first, last));
         if (withLog && config.spanLog()) {
             spans.addAll(log.read(projectId, profilerId, first, last));

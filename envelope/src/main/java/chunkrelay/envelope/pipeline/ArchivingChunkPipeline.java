@@ -26,6 +26,7 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
 
 /**
@@ -148,9 +149,10 @@ public class ArchivingChunkPipeline implements ChunkPipeline {
 
     /** Link window on: the Sentry form now (the 200 means it is safe), the OTLP form when the window ends. */
     private void storeSentryForm(ProfileChunkItem item, ProfileChunk chunk, ArchiveKey key) {
+        Map<String, String> metadata = ArchivedMetadata.of(chunk, version);
         ArchiveResult result = archived(key, () -> {
             derivations.beforeWaiting();
-            return archive.archiveSentryForm(key, item.payload(), ArchivedMetadata.of(chunk, version));
+            return archive.archiveSentryForm(key, item.payload(), metadata);
         });
         recent.archived(item.projectId(), chunk.chunkId().toHex());
         if (result == ArchiveResult.DUPLICATE) {
@@ -158,7 +160,7 @@ public class ArchivingChunkPipeline implements ChunkPipeline {
             return;
         }
         meters.counter("relay.chunks.accepted", "platform", Platform.metricTag(chunk.platform())).increment();
-        derivations.schedule(item.projectId(), key, chunk, chunk.estimatedHeapBytes(), item.receivedAt());
+        derivations.schedule(item.projectId(), key, chunk, metadata, item.receivedAt());
     }
 
     /** No link window: both forms before the answer, linked with the spans this relay knows now. */

@@ -14,8 +14,12 @@ import chunkrelay.storage.ArchiveUnavailableException;
 import chunkrelay.storage.ChunkArchive;
 import chunkrelay.storage.UnderivedChunk;
 import chunkrelay.translate.ChunkTranslator;
+import chunkrelay.translate.SampleLinker;
+import chunkrelay.translate.SpanTimeline;
 import chunkrelay.translate.TranslationContext;
+import com.google.protobuf.InvalidProtocolBufferException;
 import io.micrometer.core.instrument.Counter;
+import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micronaut.runtime.event.annotation.EventListener;
 import io.micronaut.runtime.server.event.ServerStartupEvent;
@@ -40,13 +44,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Derives the OTLP form of chunks whose Sentry form is archived, after their link window: translate with the spans
+ * Derives the OTLP form of chunks whose Sentry form is archived, after their link window: link with the spans
  * known by then (this relay's index and the span log), write the OTLP object once (a conditional write, so that
  * when two replicas race only one writes and only that one forwards), then forward it.
  *
- * <p>A chunk waits in memory (normalised, a fraction of its JSON) while the pending chunks' estimated heap stays under
- * {@code relay.links.max-pending-bytes}; beyond it
- * only its key waits, and it is read back from the archive when its window ends. Nothing pending is lost with the
+ * <p>A chunk is translated without spans when it arrives and waits in that form, compressed ({@link PreparedChunk},
+ * a third to a twelfth of the normalised chunk), while the pending chunks stay under {@code relay.links.max-pending-bytes}; when its
+ * window ends its samples are linked ({@link chunkrelay.translate.SampleLinker}), so its JSON is parsed once. Beyond
+ * the budget only its key waits, and its Sentry form is read back and translated when the window ends. Nothing pending is lost with the
  * process: a recovery pass ({@link #recover}) derives every recent chunk whose Sentry form is older than its window
  * and whose OTLP form is missing; it runs at start, and on a peer that sees a relay's heartbeat go stale
  * ({@link DeriverHeartbeats}). On a graceful stop the chunks still waiting are derived at once, with the spans
@@ -79,8 +84,8 @@ public class ChunkDerivations {
     private final DeriverHeartbeats heartbeats;
     private volatile boolean stopping;
 
-    /** A chunk waiting for its window; {@code chunk} is null when it is to be read back from the archive. */
-    private record Pending(long projectId, ArchiveKey key, ProfileChunk chunk, long bytes) {
+    /** A chunk waiting for its window; {@code prepared} is null when it is to be read back from the archive. */
+    private record Pending(long projectId, ArchiveKey key, PreparedChunk prepared, long bytes) {
     }
 
     @Inject
@@ -176,19 +181,39 @@ public class ChunkDerivations {
     }
 
     /**
-     * Derives the chunk's OTLP form when its window ends.
+     * Derives the chunk's OTLP form when its window ends. Translates it now, without spans, and keeps that
+     * ({@link PreparedChunk}) while the pending chunks stay within {@code relay.links.max-pending-bytes}; beyond it
+     * only the key waits, and the Sentry form is read back when the window ends.
      *
-     * @param heapBytes what holding the normalised chunk costs ({@link ProfileChunk#estimatedHeapBytes()})
+     * @param metadata the archived forms' user metadata
      */
-    public void schedule(long projectId, ArchiveKey key, ProfileChunk chunk, long heapBytes, Instant receivedAt) {
-        boolean keep = pendingBytes.addAndGet(heapBytes) <= config.pendingBytesLimit();
-        if (!keep) {
-            pendingBytes.addAndGet(-heapBytes);
+    public void schedule(long projectId, ArchiveKey key, ProfileChunk chunk, Map<String, String> metadata,
+                         Instant receivedAt) {
+        PreparedChunk prepared = pendingBytes.get() < config.pendingBytesLimit()
+                ? prepare(projectId, chunk, metadata) : null;
+        long bytes = prepared == null ? 0 : prepared.heapBytes();
+        if (prepared != null && pendingBytes.addAndGet(bytes) > config.pendingBytesLimit()) {
+            pendingBytes.addAndGet(-bytes);
+            prepared = null;
+            bytes = 0;
         }
-        Pending waiting = new Pending(projectId, key, keep ? chunk : null, keep ? heapBytes : 0);
+        Pending waiting = new Pending(projectId, key, prepared, bytes);
         pending.put(key.stem(), waiting);
         long delay = Math.max(0, Duration.between(Instant.now(), receivedAt.plus(config.window())).toMillis());
         scheduler.schedule(() -> deriveWaiting(waiting, "window"), delay, TimeUnit.MILLISECONDS);
+    }
+
+    /** The chunk translated without spans, or null when that fails (the derivation then reads it back and logs). */
+    private PreparedChunk prepare(long projectId, ProfileChunk chunk, Map<String, String> metadata) {
+        try {
+            TranslationContext context = TranslationContext.forProject(projectId)
+                    .withServiceName(projects.serviceName(projectId));
+            return PreparedChunk.of(chunk, translator.translate(chunk, context), metadata);
+        } catch (RuntimeException | StackOverflowError e) {
+            LOG.warn("translating chunk {} of project {} failed; it is derived from its archived form later",
+                    chunk.chunkId(), projectId, e);
+            return null;
+        }
     }
 
     private void deriveWaiting(Pending waiting, String when) {
@@ -196,7 +221,7 @@ public class ChunkDerivations {
             return;
         }
         try {
-            derive(waiting.projectId(), waiting.key(), waiting.chunk(), when, true);
+            derive(waiting.projectId(), waiting.key(), waiting.prepared(), when, true);
             release(waiting);
         } catch (ArchiveUnavailableException e) {
             meters.counter("relay.derivations.failures").increment();
@@ -221,33 +246,64 @@ public class ChunkDerivations {
         }
     }
 
+    /** An OTLP form ready to archive, with how its samples fared against the spans. */
+    private record Derived(byte[] otlp, Map<String, String> metadata, int linked, int unlinked, int ambiguous) {
+    }
+
     /**
-     * Translates, writes the OTLP object once and forwards it.
+     * Links, writes the OTLP object once and forwards it.
      *
-     * @param chunk   the normalised chunk, or null to read its Sentry form back from the archive
-     * @param forward whether to hand it to the forwarder (replay sends what it derives itself)
+     * @param prepared the chunk translated at receipt, or null to read its Sentry form back from the archive
+     * @param forward  whether to hand it to the forwarder (replay sends what it derives itself)
      */
-    void derive(long projectId, ArchiveKey key, ProfileChunk chunk, String when, boolean forward) {
-        ProfileChunk normalised = chunk != null ? chunk : readBack(key);
-        if (normalised == null) {
+    void derive(long projectId, ArchiveKey key, PreparedChunk prepared, String when, boolean forward) {
+        Derived derived = prepared != null ? link(projectId, prepared) : fromArchive(projectId, key);
+        if (derived == null) {
             return;
         }
-        TranslationContext context = TranslationContext.forProject(projectId)
-                .withServiceName(projects.serviceName(projectId))
-                .withSpans(spans.forChunk(projectId, normalised, true));
-        ChunkTranslator.Translated translated = translator.translateWithLinks(normalised, context);
-        byte[] otlp = translated.request().toByteArray();
-        ArchiveResult result = archive.storeDerivedOtlp(key, otlp, ArchivedMetadata.of(normalised, version));
+        ArchiveResult result = archive.storeDerivedOtlp(key, derived.otlp(), derived.metadata());
         if (result == ArchiveResult.DUPLICATE) {
             // another replica, or an earlier attempt of ours, derived and forwarded it
             meters.counter("relay.derivations.duplicates").increment();
             return;
         }
-        LinkMeters.record(meters, translated);
+        LinkMeters.record(meters, derived.linked(), derived.unlinked(), derived.ambiguous());
         meters.counter("relay.chunks.derived", "when", when).increment();
         if (forward) {
-            forwarder.forward(key, otlp);
+            forwarder.forward(key, derived.otlp());
         }
+    }
+
+    /** Links the form translated at receipt; with no span to link to, it is the OTLP form as it is. */
+    private Derived link(long projectId, PreparedChunk prepared) {
+        SpanTimeline timeline = spans.forSamples(projectId, prepared.profilerId(), prepared.firstSampleNanos(),
+                prepared.lastSampleNanos(), true);
+        byte[] unlinked = prepared.otlp();
+        if (timeline.isEmpty()) {
+            return new Derived(unlinked, prepared.metadata(), 0, prepared.sampleCount(), 0);
+        }
+        ChunkTranslator.Translated linked;
+        try {
+            linked = SampleLinker.link(ExportProfilesServiceRequest.parseFrom(unlinked), timeline);
+        } catch (InvalidProtocolBufferException e) {
+            throw new IllegalStateException("the relay's own OTLP form does not parse", e);
+        }
+        return new Derived(linked.request().toByteArray(), prepared.metadata(), linked.linkedSamples(),
+                linked.unlinkedSamples(), linked.ambiguousSamples());
+    }
+
+    /** Reads the Sentry form back and translates it with the spans known now; null when it is gone. */
+    private Derived fromArchive(long projectId, ArchiveKey key) {
+        ProfileChunk normalised = readBack(key);
+        if (normalised == null) {
+            return null;
+        }
+        TranslationContext context = TranslationContext.forProject(projectId)
+                .withServiceName(projects.serviceName(projectId))
+                .withSpans(spans.forChunk(projectId, normalised, true));
+        ChunkTranslator.Translated translated = translator.translateWithLinks(normalised, context);
+        return new Derived(translated.request().toByteArray(), ArchivedMetadata.of(normalised, version),
+                translated.linkedSamples(), translated.unlinkedSamples(), translated.ambiguousSamples());
     }
 
     private ProfileChunk readBack(ArchiveKey key) {

@@ -15,8 +15,12 @@ final class LinkMeters {
     }
 
     static void record(MeterRegistry meters, ChunkTranslator.Translated translated) {
-        meters.counter("relay.samples.linked").increment(translated.linkedSamples());
-        meters.counter("relay.samples.unlinked", "why", "no_span").increment(translated.unlinkedSamples());
-        meters.counter("relay.samples.unlinked", "why", "ambiguous").increment(translated.ambiguousSamples());
+        record(meters, translated.linkedSamples(), translated.unlinkedSamples(), translated.ambiguousSamples());
+    }
+
+    static void record(MeterRegistry meters, int linked, int unlinked, int ambiguous) {
+        meters.counter("relay.samples.linked").increment(linked);
+        meters.counter("relay.samples.unlinked", "why", "no_span").increment(unlinked);
+        meters.counter("relay.samples.unlinked", "why", "ambiguous").increment(ambiguous);
     }
 }
