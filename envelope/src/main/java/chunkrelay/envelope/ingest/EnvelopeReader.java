@@ -14,7 +14,12 @@ import io.micronaut.http.HttpStatus;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * Reads Sentry's envelope wire format from a stream, with Relay's rules, without holding more than one header
@@ -132,7 +137,7 @@ public final class EnvelopeReader {
             requireTermination();
         } else if (!pendingHeaderAtEof) {
             while (ensure()) {
-                int newline = indexOf(buf, pos, lim, (byte) '\n');
+                int newline = indexOfNewline(buf, pos, lim);
                 int end = newline < 0 ? lim : newline;
                 sink.write(buf, pos, end - pos);
                 pos = end;
@@ -263,21 +268,48 @@ public final class EnvelopeReader {
         }
     }
 
-    private static int indexOf(byte[] bytes, int from, int to, byte b) {
-        for (int i = from; i < to; i++) {
-            if (bytes[i] == b) {
+    private static final VarHandle WORDS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final long NEWLINES = 0x0a0a0a0a0a0a0a0aL;
+    private static final long ONES = 0x0101010101010101L;
+    private static final long HIGH_BITS = 0x8080808080808080L;
+
+    /**
+     * The first {@code \n} in {@code bytes[from, to)}, or -1: eight bytes at a time (a byte equal to the newline
+     * turns to zero under the xor, and the classic zero-byte test finds the lowest), as a payload without a length
+     * is scanned to its end.
+     */
+    static int indexOfNewline(byte[] bytes, int from, int to) {
+        int i = from;
+        for (; i + Long.BYTES <= to; i += Long.BYTES) {
+            long word = (long) WORDS.get(bytes, i) ^ NEWLINES;
+            long zeroBytes = (word - ONES) & ~word & HIGH_BITS;
+            if (zeroBytes != 0) {
+                return i + (Long.numberOfTrailingZeros(zeroBytes) >>> 3);
+            }
+        }
+        for (; i < to; i++) {
+            if (bytes[i] == '\n') {
                 return i;
             }
         }
         return -1;
     }
 
-    /** Collects a payload up to a limit, then only counts. */
+    /**
+     * Collects a payload up to a limit, then only counts: into one array of its stated length, or, without one, into
+     * fixed-size segments joined once at the end (a doubling array would copy it about twice over while growing).
+     */
     private static final class PayloadSink {
+        private static final int SEGMENT = 64 * 1024;
+
         private final long max;
         private final PayloadBudget budget;
-        private byte[] bytes = new byte[0];
+        /** The payload, when its length was stated and within the limit. */
+        private byte[] bytes;
+        private final List<byte[]> segments = new ArrayList<>();
+        private int inLastSegment;
         private long size;
+        private boolean overLimit;
 
         PayloadSink(long max, PayloadBudget budget) {
             this.max = max;
@@ -293,24 +325,44 @@ public final class EnvelopeReader {
 
         void write(byte[] src, int off, int len) {
             long newSize = size + len;
-            if (max >= 0 && newSize <= max) {
-                if (newSize > bytes.length) {
-                    int grown = (int) Math.min(max, Math.max(newSize, bytes.length * 2L));
-                    budget.reserve(grown - bytes.length);
-                    bytes = Arrays.copyOf(bytes, grown);
-                }
+            if (overLimit || max < 0 || newSize > max) {
+                overLimit = true;
+                bytes = null;
+                segments.clear();
+            } else if (bytes != null) {
                 System.arraycopy(src, off, bytes, (int) size, len);
             } else {
-                bytes = null;
+                while (len > 0) {
+                    if (segments.isEmpty() || inLastSegment == SEGMENT) {
+                        budget.reserve(SEGMENT);
+                        segments.add(new byte[SEGMENT]);
+                        inLastSegment = 0;
+                    }
+                    int n = Math.min(len, SEGMENT - inLastSegment);
+                    System.arraycopy(src, off, segments.get(segments.size() - 1), inLastSegment, n);
+                    inLastSegment += n;
+                    off += n;
+                    len -= n;
+                }
             }
             size = newSize;
         }
 
         byte[] bytes() {
-            if (max < 0 || bytes == null) {
+            if (max < 0 || overLimit) {
                 return null;
             }
-            return bytes.length == size ? bytes : Arrays.copyOf(bytes, (int) size);
+            if (bytes != null) {
+                return bytes.length == size ? bytes : Arrays.copyOf(bytes, (int) size);
+            }
+            byte[] joined = new byte[(int) size];
+            int at = 0;
+            for (byte[] segment : segments) {
+                int n = (int) Math.min(SEGMENT, size - at);
+                System.arraycopy(segment, 0, joined, at, n);
+                at += n;
+            }
+            return joined;
         }
     }
 }

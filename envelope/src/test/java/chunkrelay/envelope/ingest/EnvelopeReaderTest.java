@@ -55,6 +55,44 @@ class EnvelopeReaderTest {
     }
 
     @Test
+    void theNewlineSearchFindsTheFirstNewlineAtEveryOffsetAndAlignment() {
+        java.util.Random random = new java.util.Random(19);
+        for (int round = 0; round < 2_000; round++) {
+            byte[] bytes = new byte[random.nextInt(40)];
+            for (int i = 0; i < bytes.length; i++) {
+                // bytes next to '\n' (0x09, 0x0b, 0x8a) and high bytes are where a word-wise search could slip
+                int pick = random.nextInt(6);
+                bytes[i] = pick == 0 ? (byte) '\n' : pick == 1 ? 0x0b : pick == 2 ? (byte) 0x8a : pick == 3 ? 0x09
+                        : (byte) random.nextInt(256);
+            }
+            int from = bytes.length == 0 ? 0 : random.nextInt(bytes.length + 1);
+            int to = from + random.nextInt(bytes.length - from + 1);
+            int expected = -1;
+            for (int i = from; i < to && expected < 0; i++) {
+                if (bytes[i] == '\n') {
+                    expected = i;
+                }
+            }
+            assertEquals(expected, EnvelopeReader.indexOfNewline(bytes, from, to), java.util.Arrays.toString(bytes)
+                    + " from " + from + " to " + to);
+        }
+    }
+
+    @Test
+    void aPayloadWithoutLengthSpanningManyBuffersIsReadWhole() {
+        byte[] payload = new byte[300_000];
+        for (int i = 0; i < payload.length; i++) {
+            payload[i] = (byte) ('a' + i % 26);
+        }
+        String envelope = HEADER + "\n{\"type\":\"profile_chunk\"}\n" + new String(payload, StandardCharsets.US_ASCII)
+                + "\n{\"type\":\"session\"}\n{}\n";
+        Parsed parsed = parse(envelope);
+        assertEquals(2, parsed.items().size());
+        assertArrayEquals(payload, parsed.items().get(0).payload());
+        assertEquals("{}", parsed.items().get(1).text());
+    }
+
+    @Test
     void readsHeaderOnlyEnvelopeWithoutTrailingNewline() {
         Parsed parsed = parse(HEADER);
         assertEquals("9ec79c33ec9942ab8353589fcb2e04dc", parsed.headers().get("event_id").asText());
