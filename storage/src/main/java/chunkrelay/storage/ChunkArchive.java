@@ -187,13 +187,31 @@ public final class ChunkArchive implements AutoCloseable {
      * @throws ArchiveUnavailableException when the bucket could not be written within the deadline
      */
     public ArchiveResult storeDerivedOtlp(ArchiveKey key, byte[] otlpPayload, Map<String, String> metadata) {
+        return storeCompressedDerivedOtlp(key, compress(otlpPayload), metadata);
+    }
+
+    /**
+     * As {@link #storeDerivedOtlp}, with the payload already as this archive stores it ({@link #compress}), for a
+     * caller that kept it so.
+     */
+    public ArchiveResult storeCompressedDerivedOtlp(ArchiveKey key, byte[] storedOtlp, Map<String, String> metadata) {
         Deadline deadline = new Deadline(settings.deadline());
         ensureBucket(deadline);
         String writeId = UUID.randomUUID().toString();
         boolean created = putIfAbsent(settings.prefix() + key.stem() + OTLP_SUFFIX + settings.compression().suffix(),
-                settings.compression().compress(otlpPayload), "application/x-protobuf",
-                metadata(key, metadata, writeId), writeId, deadline, new Attempts());
+                storedOtlp, "application/x-protobuf", metadata(key, metadata, writeId), writeId, deadline,
+                new Attempts());
         return created ? ArchiveResult.STORED : ArchiveResult.DUPLICATE;
+    }
+
+    /** A payload as this archive stores it: compressed as configured, deterministically. */
+    public byte[] compress(byte[] payload) {
+        return settings.compression().compress(payload);
+    }
+
+    /** A payload stored by this archive ({@link #compress}), as it was. */
+    public byte[] decompress(byte[] stored) {
+        return settings.compression().decompress(stored);
     }
 
     /** The decompressed Sentry form of a chunk by its key, empty when it is not archived. */

@@ -9,4 +9,9 @@ import chunkrelay.storage.ArchiveKey;
 public interface ChunkForwarder {
 
     void forward(ArchiveKey key, byte[] otlpRequest);
+
+    /** Whether {@link #forward} sends anything, so that a caller can skip preparing what would not be sent. */
+    default boolean forwards() {
+        return true;
+    }
 }

@@ -13,4 +13,9 @@ public class NoChunkForwarder implements ChunkForwarder {
     public void forward(ArchiveKey key, byte[] otlpRequest) {
         // nothing to send to: the archive holds the OTLP form for a later replay
     }
+
+    @Override
+    public boolean forwards() {
+        return false;
+    }
 }

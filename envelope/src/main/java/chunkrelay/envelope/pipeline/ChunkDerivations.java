@@ -208,7 +208,8 @@ public class ChunkDerivations {
         try {
             TranslationContext context = TranslationContext.forProject(projectId)
                     .withServiceName(projects.serviceName(projectId));
-            return PreparedChunk.of(chunk, translator.translate(chunk, context), metadata);
+            return PreparedChunk.of(chunk, archive.compress(translator.translate(chunk, context).toByteArray()),
+                    metadata);
         } catch (RuntimeException | StackOverflowError e) {
             LOG.warn("translating chunk {} of project {} failed; it is derived from its archived form later",
                     chunk.chunkId(), projectId, e);
@@ -246,8 +247,12 @@ public class ChunkDerivations {
         }
     }
 
-    /** An OTLP form ready to archive, with how its samples fared against the spans. */
-    private record Derived(byte[] otlp, Map<String, String> metadata, int linked, int unlinked, int ambiguous) {
+    /**
+     * An OTLP form ready to archive, with how its samples fared against the spans: {@code otlp} as it is, or (when
+     * null) {@code stored}, as the archive stores it.
+     */
+    private record Derived(byte[] otlp, byte[] stored, Map<String, String> metadata, int linked, int unlinked,
+                           int ambiguous) {
     }
 
     /**
@@ -261,7 +266,9 @@ public class ChunkDerivations {
         if (derived == null) {
             return;
         }
-        ArchiveResult result = archive.storeDerivedOtlp(key, derived.otlp(), derived.metadata());
+        ArchiveResult result = derived.otlp() != null
+                ? archive.storeDerivedOtlp(key, derived.otlp(), derived.metadata())
+                : archive.storeCompressedDerivedOtlp(key, derived.stored(), derived.metadata());
         if (result == ArchiveResult.DUPLICATE) {
             // another replica, or an earlier attempt of ours, derived and forwarded it
             meters.counter("relay.derivations.duplicates").increment();
@@ -269,8 +276,8 @@ public class ChunkDerivations {
         }
         LinkMeters.record(meters, derived.linked(), derived.unlinked(), derived.ambiguous());
         meters.counter("relay.chunks.derived", "when", when).increment();
-        if (forward) {
-            forwarder.forward(key, derived.otlp());
+        if (forward && forwarder.forwards()) {
+            forwarder.forward(key, derived.otlp() != null ? derived.otlp() : archive.decompress(derived.stored()));
         }
     }
 
@@ -278,17 +285,17 @@ public class ChunkDerivations {
     private Derived link(long projectId, PreparedChunk prepared) {
         SpanTimeline timeline = spans.forSamples(projectId, prepared.profilerId(), prepared.firstSampleNanos(),
                 prepared.lastSampleNanos(), true);
-        byte[] unlinked = prepared.otlp();
         if (timeline.isEmpty()) {
-            return new Derived(unlinked, prepared.metadata(), 0, prepared.sampleCount(), 0);
+            return new Derived(null, prepared.storedOtlp(), prepared.metadata(), 0, prepared.sampleCount(), 0);
         }
         ChunkTranslator.Translated linked;
         try {
-            linked = SampleLinker.link(ExportProfilesServiceRequest.parseFrom(unlinked), timeline);
+            linked = SampleLinker.link(ExportProfilesServiceRequest.parseFrom(archive.decompress(
+                    prepared.storedOtlp())), timeline);
         } catch (InvalidProtocolBufferException e) {
             throw new IllegalStateException("the relay's own OTLP form does not parse", e);
         }
-        return new Derived(linked.request().toByteArray(), prepared.metadata(), linked.linkedSamples(),
+        return new Derived(linked.request().toByteArray(), null, prepared.metadata(), linked.linkedSamples(),
                 linked.unlinkedSamples(), linked.ambiguousSamples());
     }
 
@@ -302,7 +309,7 @@ public class ChunkDerivations {
                 .withServiceName(projects.serviceName(projectId))
                 .withSpans(spans.forChunk(projectId, normalised, true));
         ChunkTranslator.Translated translated = translator.translateWithLinks(normalised, context);
-        return new Derived(translated.request().toByteArray(), ArchivedMetadata.of(normalised, version),
+        return new Derived(translated.request().toByteArray(), null, ArchivedMetadata.of(normalised, version),
                 translated.linkedSamples(), translated.unlinkedSamples(), translated.ambiguousSamples());
     }
 

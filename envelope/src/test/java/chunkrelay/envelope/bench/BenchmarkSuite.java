@@ -280,6 +280,7 @@ public final class BenchmarkSuite {
                 relay.awaitDerived(WARMUP.plus(RelayProcess.LINK_WINDOW).plusSeconds(30));
                 long cpuBefore = relay.cpuNanos();
                 ThreadCpu.Snapshot threadsBefore = ThreadCpu.of(relay.pid());
+                double allocatedBefore = relay.allocatedBytes();
                 long archivedBefore = relay.archivedChunks();
                 LoadRun.Result envelope = load.drive(false, CONCURRENCY, LOAD);
                 // the row's chunks are derived after their link window: their CPU counts too
@@ -287,6 +288,7 @@ public final class BenchmarkSuite {
                 long chunks = Math.max(1, relay.archivedChunks() - archivedBefore);
                 double relayCpuPerChunk = (relay.cpuNanos() - cpuBefore) / 1e3 / chunks;
                 Map<String, Long> byThreads = ThreadCpu.of(relay.pid()).since(threadsBefore);
+                double relayAllocatedPerChunk = (relay.allocatedBytes() - allocatedBefore) / chunks;
                 String label = sdk.substring(0, sdk.indexOf('-'));
                 row(label, discard, "");
                 double ratio = envelope.requestsPerSecond() / discard.requestsPerSecond();
@@ -296,6 +298,9 @@ public final class BenchmarkSuite {
                         + " chunk %7.0f us; ratio %.2f; chunk path allocates %.1f bytes per byte of chunk JSON",
                         label, relayCpuPerChunk, path.cpuMicros(), relayCpuPerChunk / path.cpuMicros(),
                         path.allocationPerJsonByte()));
+                costs.add(String.format(Locale.ROOT, "%-8s relay allocates %.1f bytes per byte of chunk JSON (%.0f KB"
+                        + " per archived chunk, the JVM's jvm_gc_memory_allocated over the row)", label,
+                        relayAllocatedPerChunk / path.jsonBytes(), relayAllocatedPerChunk / 1024));
                 costs.add(String.format(Locale.ROOT, "%-8s relay CPU per chunk by thread (us): %s; %s", label,
                         byThreads.entrySet().stream().filter(e -> e.getValue() > 0).limit(9)
                                 .map(e -> e.getKey() + " " + Math.round(e.getValue() / 1e3 / chunks))

@@ -164,6 +164,11 @@ final class RelayProcess implements AutoCloseable {
         }
     }
 
+    /** Bytes the relay's JVM allocated so far, from its {@code /prometheus} ({@code jvm.gc.memory.allocated}). */
+    double allocatedBytes() {
+        return chunkrelay.envelope.testing.PrometheusScrape.of(base).value("jvm_gc_memory_allocated_bytes_total");
+    }
+
     boolean alive() {
         return process.isAlive();
     }
