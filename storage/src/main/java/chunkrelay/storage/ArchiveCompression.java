@@ -8,6 +8,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
@@ -23,6 +24,9 @@ public enum ArchiveCompression {
      * 1.4 MB Java one), and the archive compresses every chunk it takes.
      */
     private static final int ZSTD_LEVEL = 1;
+    /** The largest compression buffer a thread keeps (for chunks up to about 4 MiB of JSON). */
+    private static final int SCRATCH_LIMIT = 4 << 20;
+    private static final ThreadLocal<byte[]> ZSTD_SCRATCH = new ThreadLocal<>();
 
     private final String encoding;
     private final String suffix;
@@ -63,7 +67,7 @@ public enum ArchiveCompression {
 
     byte[] compress(byte[] data) {
         if (this == ZSTD) {
-            return Zstd.compress(data, ZSTD_LEVEL);
+            return zstd(data);
         }
         ByteArrayOutputStream out = new ByteArrayOutputStream(Math.max(64, data.length / 4));
         try (GZIPOutputStream gzip = new GZIPOutputStream(out, 64 * 1024)) {
@@ -72,6 +76,27 @@ public enum ArchiveCompression {
             throw new UncheckedIOException(e);
         }
         return out.toByteArray();
+    }
+
+    /**
+     * One-shot zstd writes into a buffer of the worst-case size first (as large as the input): a per-thread buffer
+     * takes that for inputs up to {@link #SCRATCH_LIMIT}, so a chunk costs its compressed size in allocation, not
+     * its JSON size again.
+     */
+    private static byte[] zstd(byte[] data) {
+        int bound = (int) Math.min(Integer.MAX_VALUE - 8, Zstd.compressBound(data.length));
+        byte[] scratch = bound <= SCRATCH_LIMIT ? ZSTD_SCRATCH.get() : null;
+        if (scratch == null || scratch.length < bound) {
+            scratch = new byte[bound];
+            if (bound <= SCRATCH_LIMIT) {
+                ZSTD_SCRATCH.set(scratch);
+            }
+        }
+        long size = Zstd.compressByteArray(scratch, 0, scratch.length, data, 0, data.length, ZSTD_LEVEL);
+        if (Zstd.isError(size)) {
+            throw new IllegalStateException("zstd compression failed: " + Zstd.getErrorName(size));
+        }
+        return Arrays.copyOf(scratch, (int) size);
     }
 
     byte[] decompress(byte[] data) {
