@@ -83,6 +83,8 @@ public class ChunkDerivations {
     private final Counter searches;
     private final DeriverHeartbeats heartbeats;
     private volatile boolean stopping;
+    /** A chunk could not be derived at stop: the heartbeat stays, so that a peer searches for it. */
+    private volatile boolean leftAtStop;
 
     /** A chunk waiting for its window; {@code prepared} is null when it is to be read back from the archive. */
     private record Pending(long projectId, ArchiveKey key, PreparedChunk prepared, long bytes) {
@@ -227,6 +229,7 @@ public class ChunkDerivations {
         } catch (ArchiveUnavailableException e) {
             meters.counter("relay.derivations.failures").increment();
             if (stopping) {
+                leftAtStop = true;
                 release(waiting);
                 return;
             }
@@ -395,7 +398,10 @@ public class ChunkDerivations {
         return pending.size();
     }
 
-    /** Derives what still waits, within a budget; what is left is for the next start's recovery pass. */
+    /**
+     * Derives what still waits, within a budget. What is left keeps this relay's heartbeat, which a peer sees go
+     * stale and recovers (or the next relay to start does); with nothing left the heartbeat is removed.
+     */
     @PreDestroy
     void stop() {
         stopping = true;
@@ -404,13 +410,13 @@ public class ChunkDerivations {
         List<Pending> waiting = new ArrayList<>(pending.values());
         for (Pending p : waiting) {
             if (System.nanoTime() > deadline) {
-                LOG.warn("{} chunks left underived at stop; the next recovery pass derives them",
+                LOG.warn("{} chunks left underived at stop; a peer or the next start derives them",
                         pending.size());
                 return;
             }
             deriveWaiting(p, "stop");
         }
-        if (pending.isEmpty()) {
+        if (pending.isEmpty() && !leftAtStop) {
             try {
                 heartbeats.stopped();
             } catch (ArchiveUnavailableException e) {
