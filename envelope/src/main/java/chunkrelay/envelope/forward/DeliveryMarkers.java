@@ -8,6 +8,8 @@ import jakarta.inject.Singleton;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.concurrent.atomic.AtomicBoolean;
+
 /**
  * Writes the end of each forwarding next to the archived chunk: a delivery marker after a 2xx (replay skips the
  * chunk), a replay marker after a final failure or when the queue closed first. Replay also re-sends chunks
@@ -18,9 +20,22 @@ public class DeliveryMarkers implements DeliveryListener {
     private static final Logger LOG = LoggerFactory.getLogger(DeliveryMarkers.class);
 
     private final ChunkArchive archive;
+    /** A chunk was marked for replay since the recovery pass last asked: the pass has something to look for. */
+    private final AtomicBoolean replayMarked = new AtomicBoolean();
 
     public DeliveryMarkers(ChunkArchive archive) {
         this.archive = archive;
+    }
+
+    /** Marks a chunk for replay, for the recovery pass of any replica to pick up. */
+    public void markForReplay(ArchiveKey key, String reason) {
+        archive.markForReplay(key, reason);
+        replayMarked.set(true);
+    }
+
+    /** Whether a chunk was marked for replay since the last call. */
+    boolean takeReplayMarked() {
+        return replayMarked.getAndSet(false);
     }
 
     @Override
@@ -32,11 +47,11 @@ public class DeliveryMarkers implements DeliveryListener {
     public void failed(String stem, DeliveryResult result) {
         LOG.warn("OTLP forwarding of chunk {} failed after {} attempt(s), marked for replay: {}", stem,
                 result.attempts(), result.reason());
-        archive.markForReplay(ArchiveKey.ofStem(stem), result.reason());
+        markForReplay(ArchiveKey.ofStem(stem), result.reason());
     }
 
     @Override
     public void dropped(String stem, String reason) {
-        archive.markForReplay(ArchiveKey.ofStem(stem), reason);
+        markForReplay(ArchiveKey.ofStem(stem), reason);
     }
 }

@@ -2,7 +2,6 @@ package chunkrelay.envelope.forward;
 
 import chunkrelay.storage.ArchiveKey;
 import chunkrelay.storage.ArchiveUnavailableException;
-import chunkrelay.storage.ChunkArchive;
 import chunkrelay.translate.export.ForwardRequest;
 import chunkrelay.translate.export.ForwardingQueue;
 import io.micronaut.context.annotation.Requires;
@@ -21,11 +20,11 @@ public class OtlpChunkForwarder implements ChunkForwarder {
     private static final Logger LOG = LoggerFactory.getLogger(OtlpChunkForwarder.class);
 
     private final ForwardingQueue queue;
-    private final ChunkArchive archive;
+    private final DeliveryMarkers markers;
 
-    public OtlpChunkForwarder(ForwardingQueue queue, ChunkArchive archive) {
+    public OtlpChunkForwarder(ForwardingQueue queue, DeliveryMarkers markers) {
         this.queue = queue;
-        this.archive = archive;
+        this.markers = markers;
     }
 
     @Override
@@ -35,7 +34,7 @@ public class OtlpChunkForwarder implements ChunkForwarder {
         }
         LOG.warn("OTLP forwarding queue full: chunk {} is archived and marked for replay", key.stem());
         try {
-            archive.markForReplay(key, QUEUE_FULL);
+            markers.markForReplay(key, QUEUE_FULL);
         } catch (ArchiveUnavailableException e) {
             // replay also re-sends chunks without a delivery marker: the chunk is not lost, only unmarked
             LOG.warn("could not mark chunk {} for replay: {}", key.stem(), e.getMessage());

@@ -1,11 +1,13 @@
 package chunkrelay.envelope.forward;
 
+import chunkrelay.storage.ArchiveHeartbeats;
 import chunkrelay.storage.ArchiveKey;
 import chunkrelay.storage.ArchiveUnavailableException;
 import chunkrelay.storage.ArchivedChunk;
 import chunkrelay.storage.ChunkArchive;
 import chunkrelay.translate.export.DeliveryResult;
 import chunkrelay.translate.export.OtlpHttpExporter;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micronaut.context.annotation.Requires;
 import io.micronaut.context.event.ApplicationEventListener;
@@ -18,8 +20,10 @@ import org.slf4j.LoggerFactory;
 import java.time.Clock;
 import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -29,11 +33,13 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Delivers what no relay delivered: chunks archived by a relay that was killed before forwarding them, dropped
- * at a graceful stop, or refused by a target that was down. Every {@code relay.recovery.interval} it lists the
- * archive's recent days ({@link RecoveryConfig#days()}, days of first samples, so also days ahead of today
+ * at a graceful stop, or refused by a target that was down. Every {@code relay.recovery.interval} it beats
+ * ({@code forwarders/{id}}, {@link ArchiveHeartbeats}) and, when there can be something to find (see {@link #run}),
+ * lists the archive's recent days ({@link RecoveryConfig#days()}, days of first samples, so also days ahead of today
  * for a client whose clock runs ahead) and sends the OTLP form of each chunk that has had no
  * delivery marker for {@code grace} (counted from when this relay first saw it so, which needs no clock shared
- * with the bucket), once per chunk across all replicas on the bucket.
+ * with the bucket), once per chunk across all replicas on the bucket. A listing costs every chunk of those days,
+ * so a relay whose forwarding delivers does not list at all after its start.
  *
  * <p>A replica sends a chunk only after claiming it: a lease object {@code {stem}.recovery-lease-{n}} written
  * with {@code If-None-Match: *}, where {@code n} numbers the {@code lease}-long period of the wall clock; of all
@@ -48,6 +54,7 @@ import java.util.concurrent.TimeUnit;
 @Requires(property = "relay.otlp.endpoint")
 public class RecoveryPass implements ApplicationEventListener<ServerStartupEvent> {
     private static final Logger LOG = LoggerFactory.getLogger(RecoveryPass.class);
+    static final String HEARTBEATS = "forwarders/";
 
     private final ChunkArchive archive;
     private final OtlpHttpExporter exporter;
@@ -55,6 +62,12 @@ public class RecoveryPass implements ApplicationEventListener<ServerStartupEvent
     private final MeterRegistry meters;
     private final Clock clock;
     private final DeliveryLeases leases;
+    private final DeliveryMarkers markers;
+    /** {@code forwarders/{id}}: relays whose forwarding may leave chunks undelivered if they die. */
+    private final ArchiveHeartbeats heartbeats;
+    private final Counter searches;
+    /** Whether the archive was searched since start; pass thread only. */
+    private boolean searched;
     /** Undelivered chunks by stem, with the time (nanoTime) this relay first saw them so; pass thread only. */
     private final Map<String, Long> firstSeenUndelivered = new HashMap<>();
     private final ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(runnable -> {
@@ -63,13 +76,18 @@ public class RecoveryPass implements ApplicationEventListener<ServerStartupEvent
         return t;
     });
 
-    public RecoveryPass(ChunkArchive archive, OtlpHttpExporter exporter, RecoveryConfig config, MeterRegistry meters) {
+    public RecoveryPass(ChunkArchive archive, OtlpHttpExporter exporter, RecoveryConfig config, MeterRegistry meters,
+                        DeliveryMarkers markers) {
         this.archive = archive;
         this.exporter = exporter;
         this.config = config;
         this.meters = meters;
+        this.markers = markers;
         this.clock = Clock.systemUTC();
         this.leases = new DeliveryLeases(archive, config.lease(), clock);
+        this.heartbeats = new ArchiveHeartbeats(archive, HEARTBEATS, config.interval(),
+                config.interval().multipliedBy(3));
+        this.searches = meters.counter("relay.recovery.delivery.searches");
     }
 
     @Override
@@ -99,8 +117,33 @@ public class RecoveryPass implements ApplicationEventListener<ServerStartupEvent
         }
     }
 
-    /** One pass over the recent days of every project in the archive. */
+    /**
+     * One pass: a heartbeat, then a search of the recent days of every project in the archive when there can be
+     * something to find: at start, while chunks found undelivered wait for their grace, after this relay marked a
+     * chunk for replay, and when another relay stopped beating. A relay whose forwarding delivers lists nothing.
+     */
     void run() throws InterruptedException {
+        heartbeats.beat();
+        boolean replayMarked = markers.takeReplayMarked();
+        boolean search = !searched || !firstSeenUndelivered.isEmpty() || replayMarked;
+        List<String> dead = new ArrayList<>();
+        for (String stale : heartbeats.stale()) {
+            if (heartbeats.claim(stale)) {
+                LOG.info("relay {} stopped beating; searching the archive for chunks it left undelivered", stale);
+                dead.add(stale);
+                search = true;
+            }
+        }
+        if (search) {
+            search();
+            searched = true;
+            dead.forEach(heartbeats::recovered);
+        }
+    }
+
+    /** One search over the recent days of every project in the archive. */
+    private void search() throws InterruptedException {
+        searches.increment();
         LocalDate today = LocalDate.now(clock);
         LocalDate from = today.minusDays(Math.max(1, config.days()) - 1L);
         Set<String> stillUndelivered = new HashSet<>();

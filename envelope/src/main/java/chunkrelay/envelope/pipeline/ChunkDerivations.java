@@ -8,6 +8,7 @@ import chunkrelay.envelope.auth.ProjectRegistry;
 import chunkrelay.envelope.forward.ChunkForwarder;
 import chunkrelay.envelope.links.LinkedSpans;
 import chunkrelay.envelope.links.LinksConfig;
+import chunkrelay.storage.ArchiveHeartbeats;
 import chunkrelay.storage.ArchiveKey;
 import chunkrelay.storage.ArchiveResult;
 import chunkrelay.storage.ArchiveUnavailableException;
@@ -54,7 +55,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * the budget only its key waits, and its Sentry form is read back and translated when the window ends. Nothing pending is lost with the
  * process: a recovery pass ({@link #recover}) derives every recent chunk whose Sentry form is older than its window
  * and whose OTLP form is missing; it runs at start, and on a peer that sees a relay's heartbeat go stale
- * ({@link DeriverHeartbeats}). On a graceful stop the chunks still waiting are derived at once, with the spans
+ * ({@link ArchiveHeartbeats} under {@code derivers/}). On a graceful stop the chunks still waiting are derived at once, with the spans
  * known then.
  */
 @Singleton
@@ -66,6 +67,7 @@ public class ChunkDerivations {
     /** The newest day folders of a project a recovery pass looks at, besides today and yesterday. */
     private static final int RECENT_DAY_FOLDERS = 2;
     private static final Duration STOP_BUDGET = Duration.ofSeconds(20);
+    static final String HEARTBEATS = "derivers/";
 
     private final LinksConfig config;
     private final ChunkArchive archive;
@@ -81,7 +83,10 @@ public class ChunkDerivations {
     private final AtomicLong pendingBytes = new AtomicLong();
     private final Counter readBack;
     private final Counter searches;
-    private final DeriverHeartbeats heartbeats;
+    /** {@code derivers/{id}}: relays that may hold chunks waiting for their window. */
+    private final ArchiveHeartbeats heartbeats;
+    /** The search at start failed (the archive was down): the next beat runs it again. */
+    private volatile boolean startMissed;
     private volatile boolean stopping;
     /** A chunk could not be derived at stop: the heartbeat stays, so that a peer searches for it. */
     private volatile boolean leftAtStop;
@@ -116,15 +121,19 @@ public class ChunkDerivations {
         meters.counter("relay.derivations.duplicates");
         this.readBack = meters.counter("relay.derivations.read.back");
         this.searches = meters.counter("relay.recovery.searches");
-        this.heartbeats = new DeriverHeartbeats(archive, config.recoveryInterval(),
-                config.window().plus(RECOVERY_GRACE));
+        // a dead relay wrote its last chunk before the beat it missed: by the time its heartbeat is this old, every
+        // chunk it left is due, and one search finds them all
+        Duration allDue = config.recoveryInterval().plus(config.window()).plus(RECOVERY_GRACE);
+        Duration missedBeats = config.recoveryInterval().multipliedBy(3);
+        this.heartbeats = new ArchiveHeartbeats(archive, HEARTBEATS, config.recoveryInterval(),
+                allDue.compareTo(missedBeats) > 0 ? allDue : missedBeats);
         meters.counter("relay.derivations.failures");
     }
 
     /**
      * In the server only (the command line derives what it needs itself): a heartbeat and a search of the archive at
      * start, which recovers what this relay, restarted, or any relay that died left underived; then a heartbeat every
-     * recovery interval, with a search only when another relay stopped beating ({@link DeriverHeartbeats}).
+     * recovery interval, with a search only when another relay stopped beating ({@link ArchiveHeartbeats} under {@code derivers/}).
      */
     @EventListener
     void onStartup(ServerStartupEvent event) {
@@ -146,14 +155,15 @@ public class ChunkDerivations {
         } catch (ArchiveUnavailableException e) {
             LOG.warn("recovery at start stopped, archive unavailable: {}; the next pass searches again",
                     e.getMessage());
-            heartbeats.missedStart();
+            startMissed = true;
         }
     }
 
     private void recoverDeadPeers() {
         try {
             heartbeats.beat();
-            if (heartbeats.startMissed()) {
+            if (startMissed) {
+                startMissed = false;
                 recoverAtStart();
                 return;
             }

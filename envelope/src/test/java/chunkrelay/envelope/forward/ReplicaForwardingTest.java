@@ -167,6 +167,43 @@ class ReplicaForwardingTest {
         }
     }
 
+    @Test
+    void aRelayWhoseForwardingDeliversListsTheArchiveOnlyAtStartAndAgainOnceItMarksAChunkForReplay()
+            throws Exception {
+        try (EmbeddedS3Server s3 = EmbeddedS3Server.inMemory();
+             OtlpReceiver receiver = OtlpReceiver.start()) {
+            Map<String, Object> config = new HashMap<>(recovering(receiver));
+            // one attempt: a chunk the target refuses is marked for replay at once
+            config.put("relay.otlp.max-attempts", 1);
+            try (RunningRelay relay = RunningRelay.start(s3, config)) {
+                assertEquals(200, relay.client().replay(request("node-11.1.0-long/001")).status());
+                RunningRelay.await("the chunk delivered", WAIT, () -> relay.archivedChunks().size() == 1
+                        && relay.archivedChunks().get(0).delivered());
+                Thread.sleep(2_000); // ten recovery intervals
+                assertEquals(1, searches(relay), "the search at start, none while forwarding delivers");
+
+                receiver.stop();
+                assertEquals(200, relay.client().replay(request("node-11.1.0-long/002")).status());
+                RunningRelay.await("a search for the chunk marked for replay", WAIT, () -> searches(relay) >= 2);
+                receiver.restart();
+                RunningRelay.await("both chunks delivered", WAIT, () -> relay.archivedChunks().size() == 2
+                        && relay.archivedChunks().stream().allMatch(ArchivedChunk::delivered));
+                assertEachArchivedChunkReceivedOnce(relay.archive(), relay.archivedChunks(), receiver);
+                double settled = searches(relay);
+                Thread.sleep(2_000);
+                assertEquals(settled, searches(relay), "no more searches once everything is delivered");
+            }
+        }
+    }
+
+    private static SdkRequest request(String name) {
+        return Fixtures.sdkRequests().stream().filter(r -> r.name().equals(name)).findFirst().orElseThrow();
+    }
+
+    private static double searches(RunningRelay relay) {
+        return PrometheusScrape.of(relay.uri()).value("relay_recovery_delivery_searches_total");
+    }
+
     /** Forwarding on, and a recovery pass that runs often and takes chunks undelivered for half a second. */
     private static Map<String, Object> recovering(OtlpReceiver receiver) {
         return Map.of("relay.otlp.endpoint", receiver.endpoint(),

@@ -1,0 +1,93 @@
+package chunkrelay.storage;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * Which processes that share a bucket are alive, so that a costly search of the archive for work a process left
+ * behind runs only when one of them died, not every interval: a search lists every chunk of the recent days, a cost
+ * that grows with the day's traffic, while a beat is one small write and one listing of one folder.
+ *
+ * <p>Each process keeps an object {@code {folder}{id}} fresh (rewritten every interval) and removes it when it stops
+ * with nothing left behind. One older than {@code staleAfter} belongs to a process that died; the first peer to claim
+ * it ({@code {folder}{id}.recovery.{period}}, a conditional write, so one claimant; a claim lapses after ten intervals,
+ * in case its claimant dies too) searches, then removes it. Thread-safe.
+ */
+public final class ArchiveHeartbeats {
+    private static final String CLAIM = ".recovery.";
+    private static final int CLAIM_INTERVALS = 10;
+
+    private final ChunkArchive archive;
+    private final String folder;
+    private final Duration interval;
+    private final Duration staleAfter;
+    private final String id = UUID.randomUUID().toString().substring(0, 8);
+    private volatile boolean beating;
+
+    /**
+     * @param folder     the key prefix of this kind of process, ending in {@code /}
+     * @param interval   how often a process beats
+     * @param staleAfter how old a heartbeat must be to belong to a dead process (several intervals, and long enough
+     *                   that whatever the dead process left is due when it is found)
+     */
+    public ArchiveHeartbeats(ChunkArchive archive, String folder, Duration interval, Duration staleAfter) {
+        this.archive = archive;
+        this.folder = folder;
+        this.interval = interval;
+        this.staleAfter = staleAfter;
+    }
+
+    /**
+     * Says this process is alive.
+     *
+     * @throws ArchiveUnavailableException when the bucket cannot be written
+     */
+    public void beat() {
+        archive.storeObject(folder + id, Instant.now().toString().getBytes(StandardCharsets.UTF_8));
+        beating = true;
+    }
+
+    /**
+     * Beats now unless this process has beaten already: before it first holds work a search would have to find, so
+     * that a process that dies with such work always leaves a heartbeat behind.
+     *
+     * @throws ArchiveUnavailableException when the bucket cannot be written
+     */
+    public void beatOnce() {
+        if (!beating) {
+            beat();
+        }
+    }
+
+    /** The heartbeats of other processes that stopped beating without stopping cleanly. */
+    public List<String> stale() {
+        Instant limit = Instant.now().minus(staleAfter);
+        return archive.listObjectsWrittenAt(folder).entrySet().stream()
+                .filter(e -> !e.getKey().contains(CLAIM) && !e.getKey().equals(folder + id))
+                .filter(e -> e.getValue().isBefore(limit))
+                .map(Map.Entry::getKey).toList();
+    }
+
+    /** Whether this process is the one to search for what the dead process whose heartbeat is {@code key} left. */
+    public boolean claim(String key) {
+        long period = System.currentTimeMillis() / interval.multipliedBy(CLAIM_INTERVALS).toMillis();
+        return archive.storeObjectIfAbsent(key + CLAIM + period, id.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Removes a dead process's heartbeat, and the claims on it, once the search is done. */
+    public void recovered(String key) {
+        archive.deleteObject(key);
+        archive.listObjects(key + CLAIM).forEach(archive::deleteObject);
+    }
+
+    /** Removes this process's heartbeat: it stopped with nothing left behind. */
+    public void stopped() {
+        if (beating) {
+            archive.deleteObject(folder + id);
+        }
+    }
+}
