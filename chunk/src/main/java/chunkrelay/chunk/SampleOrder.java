@@ -5,7 +5,7 @@ package chunkrelay.chunk;
  * permutation), so a million samples sort without boxing. Already sorted input, the usual case, costs
  * one pass.
  */
-final class SampleOrder {
+public final class SampleOrder {
 
     private SampleOrder() {
     }
@@ -15,16 +15,8 @@ final class SampleOrder {
         if (isSorted(times, n)) {
             return;
         }
-        int[] order = new int[n];
-        for (int i = 0; i < n; i++) {
-            order[i] = i;
-        }
         int[] scratch = new int[n];
-        for (int width = 1; width < n; width *= 2) {
-            for (int lo = 0; lo < n - width; lo += 2 * width) {
-                merge(times, order, scratch, lo, lo + width, Math.min(lo + 2 * width, n));
-            }
-        }
+        int[] order = stableOrder(times, n, scratch);
         long[] sortedTimes = new long[n];
         for (int i = 0; i < n; i++) {
             sortedTimes[i] = times[order[i]];
@@ -32,6 +24,31 @@ final class SampleOrder {
         System.arraycopy(sortedTimes, 0, times, 0, n);
         permute(stacks, order, scratch, n);
         permute(threads, order, scratch, n);
+    }
+
+    /** The indices of the first {@code n} times in time order; equal times keep their order. */
+    public static int[] stableOrder(long[] times, int n) {
+        if (isSorted(times, n)) {
+            int[] identity = new int[n];
+            for (int i = 0; i < n; i++) {
+                identity[i] = i;
+            }
+            return identity;
+        }
+        return stableOrder(times, n, new int[n]);
+    }
+
+    private static int[] stableOrder(long[] times, int n, int[] scratch) {
+        int[] order = new int[n];
+        for (int i = 0; i < n; i++) {
+            order[i] = i;
+        }
+        for (int width = 1; width < n; width *= 2) {
+            for (int lo = 0; lo < n - width; lo += 2 * width) {
+                merge(times, order, scratch, lo, lo + width, Math.min(lo + 2 * width, n));
+            }
+        }
+        return order;
     }
 
     private static boolean isSorted(long[] times, int n) {

@@ -313,22 +313,7 @@ public final class ChunkArchive implements AutoCloseable {
 
     /** The keys (without the archive prefix) of the objects under {@code {prefix}{keyPrefix}}, in key order. */
     public List<String> listObjects(String keyPrefix) {
-        Deadline deadline = new Deadline(settings.deadline());
-        ensureBucket(deadline);
-        String full = settings.prefix() + keyPrefix;
-        List<String> keys = new ArrayList<>();
-        String continuation = null;
-        do {
-            String token = continuation;
-            ListObjectsV2Response page = withRetries("list " + full, deadline, new Attempts(),
-                    timeout -> s3.listObjectsV2(b -> b.bucket(settings.bucket()).prefix(full)
-                            .continuationToken(token).overrideConfiguration(o -> o.apiCallTimeout(timeout))));
-            for (S3Object object : page.contents()) {
-                keys.add(object.key().substring(settings.prefix().length()));
-            }
-            continuation = Boolean.TRUE.equals(page.isTruncated()) ? page.nextContinuationToken() : null;
-        } while (continuation != null);
-        return keys;
+        return new ArrayList<>(listObjectsWrittenAt(keyPrefix).keySet());
     }
 
     /** As {@link #listObjects}, with when each object was written (its {@code LastModified}). */

@@ -1,5 +1,6 @@
 package chunkrelay.translate;
 
+import chunkrelay.chunk.SampleOrder;
 import chunkrelay.chunk.spans.SpanRecord;
 import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
 import io.opentelemetry.proto.common.v1.AnyValue;
@@ -72,7 +73,7 @@ public final class SampleLinker {
                 groupOf[at++] = g;
             }
         }
-        int[] order = timeOrder(times);
+        int[] order = SampleOrder.stableOrder(times, total);
 
         SpanTimeline.ThreadLinks[] linksOfThread = new SpanTimeline.ThreadLinks[threadIds.size()];
         int[] linkOfSpan = new int[spans.size()];
@@ -162,44 +163,6 @@ public final class SampleLinker {
             }
         }
         throw new IllegalArgumentException("a sample without " + THREAD_ID);
-    }
-
-    /** Indices of samples in time order; equal times keep their order. */
-    private static int[] timeOrder(long[] times) {
-        int n = times.length;
-        boolean sorted = true;
-        for (int i = 1; i < n && sorted; i++) {
-            sorted = times[i] >= times[i - 1];
-        }
-        int[] order = new int[n];
-        for (int i = 0; i < n; i++) {
-            order[i] = i;
-        }
-        if (sorted) {
-            return order;
-        }
-        // a bottom-up merge sort of the indices: stable, on primitives
-        int[] scratch = new int[n];
-        for (int width = 1; width < n; width *= 2) {
-            for (int lo = 0; lo < n - width; lo += 2 * width) {
-                int mid = lo + width;
-                int hi = Math.min(lo + 2 * width, n);
-                int left = lo;
-                int right = mid;
-                int out = lo;
-                while (left < mid && right < hi) {
-                    scratch[out++] = times[order[right]] < times[order[left]] ? order[right++] : order[left++];
-                }
-                while (left < mid) {
-                    scratch[out++] = order[left++];
-                }
-                while (right < hi) {
-                    scratch[out++] = order[right++];
-                }
-                System.arraycopy(scratch, lo, order, lo, hi - lo);
-            }
-        }
-        return order;
     }
 
     /** As the translator's dictionary takes links: ids of 16 and 8 bytes, or the chunk fails as it would there. */

@@ -21,18 +21,26 @@ final class SamplingPeriod {
         int n = chunk.sampleCount();
         long[] previous = new long[chunk.threadCount()];
         boolean[] seen = new boolean[chunk.threadCount()];
-        // gaps fit an int (up to 2.1 s) in every real chunk: half the memory of longs, and a long pass otherwise
+        // gaps fit an int (up to 2.1 s) in every real chunk: half the memory of longs, widened only when one does not
         int[] deltas = new int[n];
+        long[] wide = null;
         int count = 0;
         for (int s = 0; s < n; s++) {
             int thread = chunk.sampleThreadIndex(s);
             long t = chunk.sampleTimestampNanos(s);
             if (seen[thread] && t > previous[thread]) {
                 long delta = t - previous[thread];
-                if (delta > Integer.MAX_VALUE) {
-                    return medianOfLongDeltas(chunk);
+                if (wide == null && delta > Integer.MAX_VALUE) {
+                    wide = new long[n];
+                    for (int i = 0; i < count; i++) {
+                        wide[i] = deltas[i];
+                    }
                 }
-                deltas[count++] = (int) delta;
+                if (wide != null) {
+                    wide[count++] = delta;
+                } else {
+                    deltas[count++] = (int) delta;
+                }
             }
             previous[thread] = t;
             seen[thread] = true;
@@ -40,28 +48,12 @@ final class SamplingPeriod {
         if (count == 0) {
             return DEFAULT_NANOS;
         }
-        Arrays.sort(deltas, 0, count);
         int mid = count / 2;
-        return count % 2 == 1 ? deltas[mid] : deltas[mid - 1] + ((long) deltas[mid] - deltas[mid - 1]) / 2;
-    }
-
-    private static long medianOfLongDeltas(ProfileChunk chunk) {
-        int n = chunk.sampleCount();
-        long[] previous = new long[chunk.threadCount()];
-        boolean[] seen = new boolean[chunk.threadCount()];
-        long[] deltas = new long[n];
-        int count = 0;
-        for (int s = 0; s < n; s++) {
-            int thread = chunk.sampleThreadIndex(s);
-            long t = chunk.sampleTimestampNanos(s);
-            if (seen[thread] && t > previous[thread]) {
-                deltas[count++] = t - previous[thread];
-            }
-            previous[thread] = t;
-            seen[thread] = true;
+        if (wide != null) {
+            Arrays.sort(wide, 0, count);
+            return count % 2 == 1 ? wide[mid] : wide[mid - 1] + (wide[mid] - wide[mid - 1]) / 2;
         }
         Arrays.sort(deltas, 0, count);
-        int mid = count / 2;
-        return count % 2 == 1 ? deltas[mid] : deltas[mid - 1] + (deltas[mid] - deltas[mid - 1]) / 2;
+        return count % 2 == 1 ? deltas[mid] : deltas[mid - 1] + ((long) deltas[mid] - deltas[mid - 1]) / 2;
     }
 }
