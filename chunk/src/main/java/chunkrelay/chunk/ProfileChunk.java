@@ -26,6 +26,8 @@ public final class ProfileChunk {
     private final int[] sampleStackIds;
     private final int[] sampleThreadIndices;
     private final int sampleCount;
+    private final long firstSampleNanos;
+    private final long lastSampleNanos;
     private final String[] threadIds;
     private final Map<String, ThreadMetadata> threadMetadata;
     private final List<DebugImage> debugImages;
@@ -63,6 +65,14 @@ public final class ProfileChunk {
             throw new IllegalArgumentException("fewer sample entries than " + sampleCount);
         }
         this.sampleCount = sampleCount;
+        long first = Long.MAX_VALUE;
+        long last = Long.MIN_VALUE;
+        for (int s = 0; s < sampleCount; s++) {
+            first = Math.min(first, sampleTimestampNanos[s]);
+            last = Math.max(last, sampleTimestampNanos[s]);
+        }
+        this.firstSampleNanos = first;
+        this.lastSampleNanos = last;
         this.chunkId = chunkId;
         this.profilerId = profilerId;
         this.platform = platform;
@@ -131,6 +141,16 @@ public final class ProfileChunk {
 
     public int sampleCount() {
         return sampleCount;
+    }
+
+    /** The earliest sample's time; {@code Long.MAX_VALUE} for a chunk without samples. */
+    public long firstSampleNanos() {
+        return firstSampleNanos;
+    }
+
+    /** The latest sample's time; {@code Long.MIN_VALUE} for a chunk without samples. */
+    public long lastSampleNanos() {
+        return lastSampleNanos;
     }
 
     public long sampleTimestampNanos(int sample) {

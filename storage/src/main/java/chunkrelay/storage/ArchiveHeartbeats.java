@@ -72,10 +72,15 @@ public final class ArchiveHeartbeats {
                 .map(Map.Entry::getKey).toList();
     }
 
-    /** Whether this process is the one to search for what the dead process whose heartbeat is {@code key} left. */
-    public boolean claim(String key) {
+    /**
+     * The stale heartbeats this process claimed: the dead processes whose leftovers it is the one to search for (one
+     * search covers them all), then to pass to {@link #recovered}.
+     */
+    public List<String> claimStale() {
         long period = System.currentTimeMillis() / interval.multipliedBy(CLAIM_INTERVALS).toMillis();
-        return archive.storeObjectIfAbsent(key + CLAIM + period, id.getBytes(StandardCharsets.UTF_8));
+        return stale().stream()
+                .filter(key -> archive.storeObjectIfAbsent(key + CLAIM + period, id.getBytes(StandardCharsets.UTF_8)))
+                .toList();
     }
 
     /** Removes a dead process's heartbeat, and the claims on it, once the search is done. */

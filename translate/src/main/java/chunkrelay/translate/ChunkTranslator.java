@@ -184,58 +184,30 @@ public class ChunkTranslator {
                     .setPeriod(period)
                     .setProfileId(ByteString.copyFrom(chunk.chunkId().toBytes()));
 
-            // group samples by (stack, thread, link) in first-seen order, then give each group its timestamps in one
-            // go: adding them one by one to protobuf builders costs more than the rest of the translation
+            // one Sample per (stack, thread, link), in first-seen order
             int n = chunk.sampleCount();
-            LongIndex groups = new LongIndex(Math.min(n, 1 << 12));
+            SampleGroups groups = new SampleGroups(n);
             LongIndex threadLinks = new LongIndex(64);
-            int[] groupOf = new int[n];
-            int[] groupSizes = new int[64];
-            int[] groupStacks = new int[64];
-            int[] groupThreads = new int[64];
-            int[] groupLinks = new int[64];
-            long first = Long.MAX_VALUE;
-            long last = Long.MIN_VALUE;
             for (int s = 0; s < n; s++) {
                 int stack = stack(chunk.sampleStackId(s));
                 int thread = chunk.sampleThreadIndex(s);
-                int link = link(thread, chunk.sampleTimestampNanos(s));
-                int group = groups.indexOf(((long) stack << 32) | threadLinks.indexOf(((long) thread << 32) | link));
-                if (group == groupSizes.length) {
-                    groupSizes = Arrays.copyOf(groupSizes, group * 2);
-                    groupStacks = Arrays.copyOf(groupStacks, group * 2);
-                    groupThreads = Arrays.copyOf(groupThreads, group * 2);
-                    groupLinks = Arrays.copyOf(groupLinks, group * 2);
-                }
-                groupSizes[group]++;
-                groupStacks[group] = stack;
-                groupThreads[group] = thread;
-                groupLinks[group] = link;
-                groupOf[s] = group;
                 long timestamp = chunk.sampleTimestampNanos(s);
-                first = Math.min(first, timestamp);
-                last = Math.max(last, timestamp);
+                int link = link(thread, timestamp);
+                groups.add(((long) stack << 32) | threadLinks.indexOf(((long) thread << 32) | link), timestamp);
             }
-            int groupCount = groups.size();
-            int[] groupStart = new int[groupCount + 1];
-            for (int g = 0; g < groupCount; g++) {
-                groupStart[g + 1] = groupStart[g] + groupSizes[g];
-            }
-            long[] timestamps = new long[n];
-            int[] filled = Arrays.copyOf(groupStart, groupCount);
-            for (int s = 0; s < n; s++) {
-                timestamps[filled[groupOf[s]]++] = chunk.sampleTimestampNanos(s);
-            }
-            for (int g = 0; g < groupCount; g++) {
-                Sample.Builder sample = Sample.newBuilder().setStackIndex(groupStacks[g]).setLinkIndex(groupLinks[g]);
-                for (int attribute : threadAttributes(groupThreads[g])) {
+            for (int g = 0; g < groups.size(); g++) {
+                long key = groups.key(g);
+                long threadLink = threadLinks.key((int) key);
+                Sample.Builder sample = Sample.newBuilder().setStackIndex((int) (key >>> 32))
+                        .setLinkIndex((int) threadLink);
+                for (int attribute : threadAttributes((int) (threadLink >>> 32))) {
                     sample.addAttributeIndices(attribute);
                 }
-                profile.addSamples(sample.addAllTimestampsUnixNano(
-                        new LongRange(timestamps, groupStart[g], groupStart[g + 1])));
+                profile.addSamples(sample.addAllTimestampsUnixNano(groups.timestamps(g)));
             }
             // the last sample stands for one period of execution, so the profile covers it too
-            profile.setTimeUnixNano(first).setDurationNano(last - first + period);
+            long first = chunk.firstSampleNanos();
+            profile.setTimeUnixNano(first).setDurationNano(chunk.lastSampleNanos() - first + period);
             measurements(profile);
             // last, so that a profile translated without spans and linked later (SampleLinker) comes out
             // with the same tables: the link counts only ever append

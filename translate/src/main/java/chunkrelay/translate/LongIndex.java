@@ -9,12 +9,15 @@ import java.util.Arrays;
 final class LongIndex {
     private long[] keys;
     private int[] slots;
+    /** The keys by their number. */
+    private long[] numbered;
     private int size;
 
     LongIndex(int expectedKeys) {
         int capacity = Integer.highestOneBit(Math.max(4, expectedKeys) * 2 - 1) << 1;
         keys = new long[capacity];
         slots = new int[capacity];
+        numbered = new long[capacity / 2];
         Arrays.fill(slots, -1);
     }
 
@@ -30,11 +33,20 @@ final class LongIndex {
         }
         keys[i] = key;
         slots[i] = size;
+        if (size == numbered.length) {
+            numbered = Arrays.copyOf(numbered, size * 2);
+        }
+        numbered[size] = key;
         size++;
         if (size * 2 > slots.length) {
             grow();
         }
         return size - 1;
+    }
+
+    /** The key numbered {@code number}. */
+    long key(int number) {
+        return numbered[number];
     }
 
     int size() {

@@ -12,7 +12,6 @@ import io.opentelemetry.proto.profiles.v1development.Sample;
 import com.google.protobuf.ByteString;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 
@@ -80,11 +79,7 @@ public final class SampleLinker {
         ProfilesDictionary.Builder tables = dictionary.toBuilder();
         int linked = 0;
         int ambiguous = 0;
-        LongIndex newGroups = new LongIndex(Math.min(total, 1 << 12));
-        int[] newGroupOf = new int[total];
-        int[] sizes = new int[64];
-        int[] sourceGroup = new int[64];
-        int[] linkOfNewGroup = new int[64];
+        SampleGroups relinkedGroups = new SampleGroups(total);
         for (int i = 0; i < total; i++) {
             int sample = order[i];
             int g = groupOf[sample];
@@ -105,33 +100,15 @@ public final class SampleLinker {
                     tables.addLinkTable(link(spans.span(span)));
                 }
             }
-            int group = newGroups.indexOf(((long) g << 32) | link);
-            if (group == sizes.length) {
-                sizes = Arrays.copyOf(sizes, group * 2);
-                sourceGroup = Arrays.copyOf(sourceGroup, group * 2);
-                linkOfNewGroup = Arrays.copyOf(linkOfNewGroup, group * 2);
-            }
-            sizes[group]++;
-            sourceGroup[group] = g;
-            linkOfNewGroup[group] = link;
-            newGroupOf[i] = group;
-        }
-        int groupCount = newGroups.size();
-        int[] start = new int[groupCount + 1];
-        for (int g = 0; g < groupCount; g++) {
-            start[g + 1] = start[g] + sizes[g];
-        }
-        long[] grouped = new long[total];
-        int[] filled = Arrays.copyOf(start, groupCount);
-        for (int i = 0; i < total; i++) {
-            grouped[filled[newGroupOf[i]]++] = times[order[i]];
+            relinkedGroups.add(((long) g << 32) | link, times[sample]);
         }
 
         Profile.Builder relinked = profile.toBuilder().clearSamples();
-        for (int g = 0; g < groupCount; g++) {
-            Sample source = groups.get(sourceGroup[g]);
-            relinked.addSamples(source.toBuilder().setLinkIndex(linkOfNewGroup[g]).clearTimestampsUnixNano()
-                    .addAllTimestampsUnixNano(new LongRange(grouped, start[g], start[g + 1])));
+        for (int g = 0; g < relinkedGroups.size(); g++) {
+            long key = relinkedGroups.key(g);
+            Sample source = groups.get((int) (key >>> 32));
+            relinked.addSamples(source.toBuilder().setLinkIndex((int) key).clearTimestampsUnixNano()
+                    .addAllTimestampsUnixNano(relinkedGroups.timestamps(g)));
         }
         relinked.addAttributeIndices(countAttribute(tables, SENTRY_SAMPLES_LINKED, linked));
         relinked.addAttributeIndices(countAttribute(tables, SENTRY_SAMPLES_AMBIGUOUS, ambiguous));

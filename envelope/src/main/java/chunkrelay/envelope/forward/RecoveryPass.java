@@ -20,7 +20,6 @@ import org.slf4j.LoggerFactory;
 import java.time.Clock;
 import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -126,15 +125,11 @@ public class RecoveryPass implements ApplicationEventListener<ServerStartupEvent
         heartbeats.beat();
         boolean replayMarked = markers.takeReplayMarked();
         boolean search = !searched || !firstSeenUndelivered.isEmpty() || replayMarked;
-        List<String> dead = new ArrayList<>();
-        for (String stale : heartbeats.stale()) {
-            if (heartbeats.claim(stale)) {
-                LOG.info("relay {} stopped beating; searching the archive for chunks it left undelivered", stale);
-                dead.add(stale);
-                search = true;
-            }
+        List<String> dead = heartbeats.claimStale();
+        if (!dead.isEmpty()) {
+            LOG.info("relays {} stopped beating; searching the archive for chunks they left undelivered", dead);
         }
-        if (search) {
+        if (search || !dead.isEmpty()) {
             search();
             searched = true;
             dead.forEach(heartbeats::recovered);

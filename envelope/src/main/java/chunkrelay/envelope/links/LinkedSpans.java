@@ -30,13 +30,8 @@ public class LinkedSpans {
         if (chunk.profilerId() == null || chunk.sampleCount() == 0) {
             return SpanTimeline.NONE;
         }
-        long first = Long.MAX_VALUE;
-        long last = Long.MIN_VALUE;
-        for (int s = 0; s < chunk.sampleCount(); s++) {
-            first = Math.min(first, chunk.sampleTimestampNanos(s));
-            last = Math.max(last, chunk.sampleTimestampNanos(s));
-        }
-        return forSamples(projectId, chunk.profilerId().toHex(), first, last, withLog);
+        return forSamples(projectId, chunk.profilerId().toHex(), chunk.firstSampleNanos(), chunk.lastSampleNanos(),
+                withLog);
     }
 
     /**

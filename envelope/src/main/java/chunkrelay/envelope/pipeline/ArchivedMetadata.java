@@ -21,15 +21,9 @@ final class ArchivedMetadata {
             metadata.put(ArchiveEntry.RELEASE, chunk.release());
         }
         metadata.put(ArchiveEntry.SAMPLE_COUNT, Integer.toString(chunk.sampleCount()));
-        long first = Long.MAX_VALUE;
-        long last = Long.MIN_VALUE;
-        for (int s = 0; s < chunk.sampleCount(); s++) {
-            first = Math.min(first, chunk.sampleTimestampNanos(s));
-            last = Math.max(last, chunk.sampleTimestampNanos(s));
-        }
         if (chunk.sampleCount() > 0) {
-            metadata.put(ArchiveEntry.FIRST_SAMPLE_NS, Long.toString(first));
-            metadata.put(ArchiveEntry.LAST_SAMPLE_NS, Long.toString(last));
+            metadata.put(ArchiveEntry.FIRST_SAMPLE_NS, Long.toString(chunk.firstSampleNanos()));
+            metadata.put(ArchiveEntry.LAST_SAMPLE_NS, Long.toString(chunk.lastSampleNanos()));
         }
         metadata.put(ArchiveEntry.RELAY_VERSION, version.version());
         return metadata;

@@ -50,13 +50,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * when two replicas race only one writes and only that one forwards), then forward it.
  *
  * <p>A chunk is translated without spans when it arrives and waits in that form, compressed ({@link PreparedChunk},
- * a third to a twelfth of the normalised chunk), while the pending chunks stay under {@code relay.links.max-pending-bytes}; when its
- * window ends its samples are linked ({@link chunkrelay.translate.SampleLinker}), so its JSON is parsed once. Beyond
- * the budget only its key waits, and its Sentry form is read back and translated when the window ends. Nothing pending is lost with the
- * process: a recovery pass ({@link #recover}) derives every recent chunk whose Sentry form is older than its window
- * and whose OTLP form is missing; it runs at start, and on a peer that sees a relay's heartbeat go stale
- * ({@link ArchiveHeartbeats} under {@code derivers/}). On a graceful stop the chunks still waiting are derived at once, with the spans
- * known then.
+ * a third to a twelfth of the normalised chunk), while the pending chunks stay under
+ * {@code relay.links.max-pending-bytes}; when its window ends its samples are linked
+ * ({@link chunkrelay.translate.SampleLinker}), so its JSON is parsed once. Beyond the budget only its key waits, and
+ * its Sentry form is read back and translated when the window ends. Nothing pending is lost with the process: a
+ * recovery pass ({@link #recover}) derives every recent chunk whose Sentry form is older than its window and whose
+ * OTLP form is missing; it runs at start, and on a peer that sees a relay's heartbeat go stale
+ * ({@link ArchiveHeartbeats} under {@code derivers/}). On a graceful stop the chunks still waiting are derived at
+ * once, with the spans known then.
  */
 @Singleton
 public class ChunkDerivations {
@@ -133,7 +134,8 @@ public class ChunkDerivations {
     /**
      * In the server only (the command line derives what it needs itself): a heartbeat and a search of the archive at
      * start, which recovers what this relay, restarted, or any relay that died left underived; then a heartbeat every
-     * recovery interval, with a search only when another relay stopped beating ({@link ArchiveHeartbeats} under {@code derivers/}).
+     * recovery interval, with a search only when another relay stopped beating ({@link ArchiveHeartbeats} under
+     * {@code derivers/}).
      */
     @EventListener
     void onStartup(ServerStartupEvent event) {
@@ -167,15 +169,11 @@ public class ChunkDerivations {
                 recoverAtStart();
                 return;
             }
-            for (String dead : heartbeats.stale()) {
-                if (stopping) {
-                    return;
-                }
-                if (heartbeats.claim(dead)) {
-                    LOG.info("relay {} stopped beating; searching the archive for chunks it left underived", dead);
-                    recover();
-                    heartbeats.recovered(dead);
-                }
+            List<String> dead = heartbeats.claimStale();
+            if (!dead.isEmpty() && !stopping) {
+                LOG.info("relays {} stopped beating; searching the archive for chunks they left underived", dead);
+                recover();
+                dead.forEach(heartbeats::recovered);
             }
         } catch (ArchiveUnavailableException e) {
             LOG.warn("heartbeat or recovery pass failed, archive unavailable: {}", e.getMessage());

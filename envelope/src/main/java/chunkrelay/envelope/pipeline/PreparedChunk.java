@@ -21,14 +21,8 @@ record PreparedChunk(byte[] storedOtlp, String profilerId, long firstSampleNanos
                      int sampleCount, Map<String, String> metadata) {
 
     static PreparedChunk of(ProfileChunk chunk, byte[] storedOtlp, Map<String, String> metadata) {
-        long first = Long.MAX_VALUE;
-        long last = Long.MIN_VALUE;
-        for (int s = 0; s < chunk.sampleCount(); s++) {
-            first = Math.min(first, chunk.sampleTimestampNanos(s));
-            last = Math.max(last, chunk.sampleTimestampNanos(s));
-        }
-        return new PreparedChunk(storedOtlp, chunk.profilerId() == null ? null : chunk.profilerId().toHex(), first,
-                last, chunk.sampleCount(), Map.copyOf(metadata));
+        return new PreparedChunk(storedOtlp, chunk.profilerId() == null ? null : chunk.profilerId().toHex(),
+                chunk.firstSampleNanos(), chunk.lastSampleNanos(), chunk.sampleCount(), Map.copyOf(metadata));
     }
 
     /** What holding it costs, for the pending budget. */
