@@ -330,7 +330,7 @@ public class ChunkDerivations {
         if (payload == null) {
             return null;
         }
-        ChunkOutcome outcome = processor.process(payload, new ChunkItemHeader(null, null, false));
+        ChunkOutcome outcome = processor.process(payload, new ChunkItemHeader(null, null));
         if (outcome instanceof ChunkOutcome.Accepted accepted) {
             return accepted.chunk();
         }
