@@ -36,7 +36,7 @@ final class PerfettoChunk {
             throws ChunkRejectedException {
         if (metadata.contentType() == null || !CONTENT_TYPES.contains(metadata.contentType())) {
             throw new ChunkRejectedException(ChunkRejectionReason.PLATFORM_NOT_SUPPORTED, metadata.contentType() == null
-                    ? "the compound item's metadata has no content_type naming its trace"
+                    ? "the compound item's metadata has no content_type naming a Perfetto trace"
                     : "the compound item's trace is \"" + JsonValues.abbreviate(metadata.contentType())
                     + "\": only Perfetto traces (\"perfetto\", \"" + ChunkProcessor.PERFETTO_CONTENT_TYPE
                     + "\") are supported");
