@@ -3,9 +3,19 @@ package chunkrelay.chunk;
 /**
  * What the envelope item header says about a chunk, as far as Relay's checks use it.
  *
- * @param platform      the header's {@code platform}, or null
- * @param contentType   the header's {@code content_type}, or null
- * @param hasMetaLength whether the header carries {@code meta_length}
+ * @param platform    the header's {@code platform}, or null
+ * @param contentType the header's {@code content_type}, or null
+ * @param metaLength  the header's {@code meta_length} (an unsigned 32-bit count of bytes), or null: where a compound
+ *                    (Perfetto) item's JSON metadata ends and its trace begins
  */
-public record ChunkItemHeader(String platform, String contentType, boolean hasMetaLength) {
+public record ChunkItemHeader(String platform, String contentType, Long metaLength) {
+
+    /** A header without {@code meta_length}: every JSON chunk item. */
+    public ChunkItemHeader(String platform, String contentType) {
+        this(platform, contentType, null);
+    }
+
+    public boolean hasMetaLength() {
+        return metaLength != null;
+    }
 }

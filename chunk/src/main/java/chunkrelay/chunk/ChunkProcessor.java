@@ -15,9 +15,10 @@ import java.util.Locale;
  * section 5 gives. Recent Relay revisions differ on where the item header check sits; this follows the
  * revision that checks it right after the minimal parse, so a mismatch wins over later schema errors:
  * <ol>
- *   <li>a Perfetto item ({@code content_type: application/x-perfetto-trace}) without {@code meta_length}:
- *       {@code profiling_invalid_sampled_profile}; with it: {@code profiling_platform_not_supported}
- *       (the Android 15+ format, which this relay does not convert yet, as Relay without its Perfetto feature);</li>
+ *   <li>a Perfetto item ({@code content_type: application/x-perfetto-trace}, Android 15+ on SDK 8.51.0+): without
+ *       {@code platform} {@code profiling_platform_not_supported}; without {@code meta_length}, or with one past the
+ *       payload, {@code profiling_invalid_sampled_profile}; its JSON metadata (the first {@code meta_length} bytes)
+ *       unreadable {@code profiling_invalid_json}; then {@link PerfettoChunk} (metadata and trace);</li>
  *   <li>a JSON item with {@code meta_length}: {@code profiling_invalid_sampled_profile};</li>
  *   <li>minimal parse (chunk id, {@code platform}, {@code release}, {@code version},
  *       {@code sampled_profile}) fails: {@code profiling_invalid_json};</li>
@@ -40,10 +41,6 @@ public final class ChunkProcessor {
     public static final String PERFETTO_CONTENT_TYPE = "application/x-perfetto-trace";
     /** serde_json's recursion limit: 128 levels, of which 127 containers may nest. */
     static final int MAX_NESTING_DEPTH = 127;
-    /** Prefix of the detail given when the processor itself failed; tests assert it never happens. */
-
-    private static final String PERFETTO_NOT_CONVERTED =
-            "; Perfetto chunks are recognised but not converted by this relay yet";
 
     private final long maxChunkBytes;
     private final JsonFactory json;
@@ -88,14 +85,9 @@ public final class ChunkProcessor {
     private ProfileChunk processOrReject(byte[] payloadOrNull, ChunkItemHeader headerOrNull)
             throws ChunkRejectedException {
         byte[] payload = payloadOrNull == null ? new byte[0] : payloadOrNull;
-        ChunkItemHeader header = headerOrNull == null ? new ChunkItemHeader(null, null, false) : headerOrNull;
+        ChunkItemHeader header = headerOrNull == null ? new ChunkItemHeader(null, null) : headerOrNull;
         if (isPerfetto(header.contentType())) {
-            if (!header.hasMetaLength()) {
-                throw new ChunkRejectedException(ChunkRejectionReason.INVALID_SAMPLED_PROFILE,
-                        "a Perfetto chunk item needs meta_length to split its JSON metadata from the trace");
-            }
-            throw new ChunkRejectedException(ChunkRejectionReason.PLATFORM_NOT_SUPPORTED,
-                    "Android Perfetto trace chunk (content_type " + PERFETTO_CONTENT_TYPE + ")" + PERFETTO_NOT_CONVERTED);
+            return perfetto(payload, header);
         }
         if (header.hasMetaLength()) {
             throw new ChunkRejectedException(ChunkRejectionReason.INVALID_SAMPLED_PROFILE,
@@ -128,6 +120,31 @@ public final class ChunkProcessor {
         }
 
         // Relay measures its re-serialised chunk; the payload it came from stands in for it here
+        if (payload.length > maxChunkBytes) {
+            throw new ChunkRejectedException(ChunkRejectionReason.EXCEED_SIZE_LIMIT,
+                    "chunk of " + payload.length + " bytes exceeds the limit of " + maxChunkBytes + " bytes");
+        }
+        return chunk;
+    }
+
+    /** A compound Perfetto item: JSON metadata of {@code meta_length} bytes, then the trace. */
+    private ProfileChunk perfetto(byte[] payload, ChunkItemHeader header) throws ChunkRejectedException {
+        if (header.platform() == null) {
+            throw new ChunkRejectedException(ChunkRejectionReason.PLATFORM_NOT_SUPPORTED,
+                    "a Perfetto chunk item needs the item header's platform");
+        }
+        if (!header.hasMetaLength()) {
+            throw new ChunkRejectedException(ChunkRejectionReason.INVALID_SAMPLED_PROFILE,
+                    "a Perfetto chunk item needs meta_length to split its JSON metadata from the trace");
+        }
+        long metaLength = header.metaLength();
+        if (metaLength < 0 || metaLength > payload.length) {
+            throw new ChunkRejectedException(ChunkRejectionReason.INVALID_SAMPLED_PROFILE, "meta_length " + metaLength
+                    + " is past the end of the " + payload.length + "-byte payload");
+        }
+        ParsedPerfettoMetadata metadata =
+                readJson(() -> new SampleV2Parser(json).parsePerfettoMetadata(payload, (int) metaLength));
+        ProfileChunk chunk = PerfettoChunk.convert(metadata, payload, (int) metaLength, header.platform());
         if (payload.length > maxChunkBytes) {
             throw new ChunkRejectedException(ChunkRejectionReason.EXCEED_SIZE_LIMIT,
                     "chunk of " + payload.length + " bytes exceeds the limit of " + maxChunkBytes + " bytes");

@@ -15,7 +15,8 @@ import java.util.TreeMap;
  * Streams a Sample Format V2 payload into a {@link ParsedChunk}, checking types as Relay's serde structs
  * ({@code sample::v2::ProfileChunk} and its parts) do: required fields, JSON types, integer ranges,
  * duplicate keys, explicit nulls where an object or array is required. Unknown keys are skipped and not
- * kept. Samples go straight into primitive arrays; repeated thread ids share one String.
+ * kept. Samples go straight into primitive arrays; repeated thread ids share one String. The same reader takes the
+ * JSON of Android ART trace chunks and the metadata of Perfetto chunks.
  */
 final class SampleV2Parser {
     /** Shared by every frame without fields, so "{}" frames cost a reference each. */
@@ -30,7 +31,7 @@ final class SampleV2Parser {
     ParsedChunk parse(byte[] payload) throws IOException, ChunkSchemaException {
         try (JsonParser p = factory.createParser(payload)) {
             p.nextToken();
-            return (ParsedChunk) new Reader(factory, p, payload, false).root();
+            return (ParsedChunk) new Reader(factory, p, payload, Mode.SAMPLE_V2).root();
         }
     }
 
@@ -42,8 +43,26 @@ final class SampleV2Parser {
     ParsedAndroidChunk parseAndroid(byte[] payload) throws IOException, ChunkSchemaException {
         try (JsonParser p = factory.createParser(payload)) {
             p.nextToken();
-            return (ParsedAndroidChunk) new Reader(factory, p, payload, true).root();
+            return (ParsedAndroidChunk) new Reader(factory, p, payload, Mode.ANDROID_TRACE).root();
         }
+    }
+
+    /**
+     * Reads the JSON metadata of a Perfetto chunk ({@code payload[0, length)}): an Android chunk's fields without
+     * {@code sampled_profile}, plus {@code content_type}; {@code release} and {@code timestamp} are optional (the
+     * trace's clock snapshot places it in time). A missing required field is reported, not thrown, so that the
+     * content type can be checked first.
+     */
+    ParsedPerfettoMetadata parsePerfettoMetadata(byte[] payload, int length) throws IOException, ChunkSchemaException {
+        try (JsonParser p = factory.createParser(payload, 0, length)) {
+            p.nextToken();
+            return (ParsedPerfettoMetadata) new Reader(factory, p, payload, Mode.PERFETTO_METADATA).root();
+        }
+    }
+
+    /** What a payload is read as. */
+    private enum Mode {
+        SAMPLE_V2, ANDROID_TRACE, PERFETTO_METADATA
     }
 
     /** Thread ids compared in place before the id's String is made and looked up. */
@@ -67,6 +86,7 @@ final class SampleV2Parser {
         private final JsonParser p;
         private final byte[] payload;
         private final boolean android;
+        private final Mode mode;
         private final GrowableList<Frame> frames = new GrowableList<>();
         private final GrowableLongArray timestamps = new GrowableLongArray();
         private final GrowableIntArray stackIds = new GrowableIntArray();
@@ -79,11 +99,12 @@ final class SampleV2Parser {
         private List<DebugImage> debugImages = List.of();
         private Map<String, Measurement> measurements = Map.of();
 
-        Reader(JsonFactory factory, JsonParser p, byte[] payload, boolean android) {
+        Reader(JsonFactory factory, JsonParser p, byte[] payload, Mode mode) {
             this.factory = factory;
             this.p = p;
             this.payload = payload;
-            this.android = android;
+            this.mode = mode;
+            this.android = mode != Mode.SAMPLE_V2;
         }
 
         /** A {@link ParsedChunk}, or a {@link ParsedAndroidChunk} when reading an Android trace chunk. */
@@ -101,6 +122,7 @@ final class SampleV2Parser {
             boolean hasChunkIdAlias = false;
             long timestampNanos = 0;
             ParsedAndroidChunk.SampledProfileText sampledProfile = null;
+            String contentType = null;
             while (p.nextToken() == JsonToken.FIELD_NAME) {
                 String name = p.currentName();
                 p.nextToken();
@@ -109,7 +131,7 @@ final class SampleV2Parser {
                         // for V2, read only for the version dispatch, with the minimal parse's duplicate check
                         seen.mark(name);
                         hasSampledProfile = p.currentToken() != JsonToken.VALUE_NULL;
-                        if (android && hasSampledProfile) {
+                        if (mode == Mode.ANDROID_TRACE && hasSampledProfile) {
                             sampledProfile = sampledProfileText();
                         } else {
                             p.skipChildren();
@@ -119,6 +141,14 @@ final class SampleV2Parser {
                         if (android) {
                             seen.mark(name);
                             timestampNanos = JsonValues.timestampNanos(p, name);
+                        } else {
+                            p.skipChildren();
+                        }
+                    }
+                    case "content_type" -> {
+                        if (mode == Mode.PERFETTO_METADATA) {
+                            seen.mark(name);
+                            contentType = JsonValues.optionalString(p, name);
                         } else {
                             p.skipChildren();
                         }
@@ -174,6 +204,11 @@ final class SampleV2Parser {
                     }
                     default -> p.skipChildren();
                 }
+            }
+            if (mode == Mode.PERFETTO_METADATA) {
+                return new ParsedPerfettoMetadata(chunkId, profilerId, platform, release, environment, clientSdk,
+                        version, debugImages, measurements, contentType,
+                        seen.firstMissing("chunk_id", "profiler_id", "platform", "client_sdk"));
             }
             if (android) {
                 seen.require("chunk_id", "profiler_id", "platform", "client_sdk", "release", "timestamp");
@@ -684,6 +719,16 @@ final class SampleV2Parser {
                 throw new ChunkSchemaException(path + field + ": duplicate field");
             }
             seen.add(field);
+        }
+
+        /** The first of {@code fields} not seen, as an error detail, or null when all were. */
+        String firstMissing(String... fields) {
+            for (String field : fields) {
+                if (!seen.contains(field)) {
+                    return path + field + ": missing field";
+                }
+            }
+            return null;
         }
 
         void require(String... fields) throws ChunkSchemaException {

@@ -23,7 +23,7 @@ class AndroidTraceFixtureTest {
 
     private ProfileChunk wrappedRealTrace() {
         ChunkOutcome outcome = processor.process(ArtTraces.wrappedChunk(ArtTraces.realSamplingTrace()),
-                new ChunkItemHeader("android", "application-json", false));
+                new ChunkItemHeader("android", "application-json"));
         if (outcome instanceof ChunkOutcome.Rejected rejected) {
             throw new AssertionError("rejected: " + rejected.rejection());
         }
@@ -106,7 +106,7 @@ class AndroidTraceFixtureTest {
     void twoAndroidTraceVersionWithSampledProfileTakesTheSamePath() {
         String base64 = Base64.getEncoder().withoutPadding().encodeToString(ArtTraces.realSamplingTrace());
         ChunkOutcome outcome = processor.process(ArtTraces.wrappedChunk(base64, "2.android-trace"),
-                new ChunkItemHeader("android", null, false));
+                new ChunkItemHeader("android", null));
         assertEquals(533, assertInstanceOf(ChunkOutcome.Accepted.class, outcome).chunk().stackCount());
     }
 

@@ -44,7 +44,7 @@ class AndroidTraceFuzzTest {
             byte[] payload = ArtTraces.wrappedChunk(trace);
             ChunkOutcome outcome;
             try {
-                outcome = processor.process(payload, new ChunkItemHeader("android", null, false));
+                outcome = processor.process(payload, new ChunkItemHeader("android", null));
             } catch (Throwable t) {
                 throw new AssertionError("round " + round + " threw", t);
             }

@@ -172,7 +172,7 @@ class AndroidTraceRulesTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("rejections")
     void rejectsWithRelaysReason(Case c) {
-        ChunkOutcome outcome = processor.process(c.payload(), new ChunkItemHeader("android", null, false));
+        ChunkOutcome outcome = processor.process(c.payload(), new ChunkItemHeader("android", null));
         ChunkRejection rejection = assertInstanceOf(ChunkOutcome.Rejected.class, outcome,
                 () -> c.name() + " was accepted").rejection();
         assertEquals(c.reason(), rejection.reason(), rejection.detail());
@@ -180,9 +180,9 @@ class AndroidTraceRulesTest {
     }
 
     @Test
-    void perfettoCompoundItemIsPlatformNotSupportedWithADetailSayingSo() {
+    void compoundItemWithoutATraceContentTypeIsPlatformNotSupportedWithADetailSayingSo() {
         ChunkOutcome outcome = processor.process(new byte[] {'{', '}', 1, 2},
-                new ChunkItemHeader("android", "application/x-perfetto-trace", true));
+                new ChunkItemHeader("android", "application/x-perfetto-trace", 2L));
         ChunkRejection rejection = assertInstanceOf(ChunkOutcome.Rejected.class, outcome).rejection();
         assertEquals(PLATFORM_NOT_SUPPORTED, rejection.reason());
         assertTrue(rejection.detail().contains("Perfetto"), rejection.detail());
@@ -198,10 +198,10 @@ class AndroidTraceRulesTest {
         // 4 000 events of at least 80 bytes each as Relay stores them: over 200 KB from a payload of about 75 KB
         ChunkProcessor small = new ChunkProcessor(200_000);
         ChunkRejection rejection = assertInstanceOf(ChunkOutcome.Rejected.class,
-                small.process(payload, new ChunkItemHeader(null, null, false))).rejection();
+                small.process(payload, new ChunkItemHeader(null, null))).rejection();
         assertTrue(payload.length < 200_000);
         assertEquals(EXCEED_SIZE_LIMIT, rejection.reason(), rejection.detail());
-        assertInstanceOf(ChunkOutcome.Accepted.class, processor.process(payload, new ChunkItemHeader(null, null, false)));
+        assertInstanceOf(ChunkOutcome.Accepted.class, processor.process(payload, new ChunkItemHeader(null, null)));
     }
 
     @Test
@@ -210,7 +210,7 @@ class AndroidTraceRulesTest {
     }
 
     private ProfileChunk accepted(Builder trace) {
-        ChunkOutcome outcome = processor.process(chunk(trace), new ChunkItemHeader("android", null, false));
+        ChunkOutcome outcome = processor.process(chunk(trace), new ChunkItemHeader("android", null));
         if (outcome instanceof ChunkOutcome.Rejected rejected) {
             throw new AssertionError(rejected.rejection().toString());
         }

@@ -25,7 +25,7 @@ class AndroidVroomrsFixtureTest {
         for (String fixture : new String[] {"vroomrs/android__chunk__valid.json",
                 "vroomrs/android__chunk__valid_2_android_trace.json"}) {
             ChunkRejection rejection = assertInstanceOf(ChunkOutcome.Rejected.class, processor.process(
-                    Fixtures.bytes(fixture), new ChunkItemHeader("android", null, false))).rejection();
+                    Fixtures.bytes(fixture), new ChunkItemHeader("android", null))).rejection();
             assertEquals(ChunkRejectionReason.PLATFORM_NOT_SUPPORTED, rejection.reason(), fixture);
         }
     }
@@ -60,7 +60,7 @@ class AndroidVroomrsFixtureTest {
         sdkChunk.put("sampled_profile", Base64.getEncoder().withoutPadding().encodeToString(trace.build()));
 
         ProfileChunk chunk = assertInstanceOf(ChunkOutcome.Accepted.class, processor.process(
-                TestChunks.JSON.writeValueAsBytes(sdkChunk), new ChunkItemHeader("android", null, false))).chunk();
+                TestChunks.JSON.writeValueAsBytes(sdkChunk), new ChunkItemHeader("android", null))).chunk();
         assertEquals(1, chunk.frames().size());
         Frame frame = chunk.frames().get(0);
         assertEquals("sun.util.calendar.CalendarUtils", frame.module());

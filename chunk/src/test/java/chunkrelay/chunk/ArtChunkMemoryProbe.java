@@ -29,7 +29,7 @@ public final class ArtChunkMemoryProbe {
         byte[] payload = ArtTraces.wrappedChunk(Base64.getEncoder().withoutPadding().encodeToString(trace), "2");
         trace = null;
         long started = System.nanoTime();
-        ChunkOutcome outcome = new ChunkProcessor(limit).process(payload, new ChunkItemHeader("android", null, false));
+        ChunkOutcome outcome = new ChunkProcessor(limit).process(payload, new ChunkItemHeader("android", null));
         long millis = (System.nanoTime() - started) / 1_000_000;
         System.gc();
         long retained = Runtime.getRuntime().totalMemory() - Runtime.getRuntime().freeMemory();

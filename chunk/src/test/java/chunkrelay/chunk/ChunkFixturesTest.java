@@ -23,7 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The recorded SDK chunks and Sentry's own fixtures, with the outcome Relay gives each. */
 class ChunkFixturesTest {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final ChunkItemHeader NO_HEADER = new ChunkItemHeader(null, null, false);
+    private static final ChunkItemHeader NO_HEADER = new ChunkItemHeader(null, null);
 
     private final ChunkProcessor processor = new ChunkProcessor(ChunkProcessor.DEFAULT_MAX_CHUNK_BYTES);
 
@@ -31,7 +31,7 @@ class ChunkFixturesTest {
         return new ChunkItemHeader(
                 itemHeader.hasNonNull("platform") ? itemHeader.get("platform").asText() : null,
                 itemHeader.hasNonNull("content_type") ? itemHeader.get("content_type").asText() : null,
-                itemHeader.has("meta_length"));
+                itemHeader.hasNonNull("meta_length") ? itemHeader.get("meta_length").asLong() : null);
     }
 
     static ProfileChunk accepted(ChunkOutcome outcome) {
@@ -85,7 +85,7 @@ class ChunkFixturesTest {
     @Test
     void acceptsVroomrsCocoaChunk() {
         ProfileChunk chunk = accepted(processor.process(Fixtures.bytes("vroomrs/sample__v2__valid_cocoa.json"),
-                new ChunkItemHeader("cocoa", null, false)));
+                new ChunkItemHeader("cocoa", null)));
         assertEquals(4, chunk.sampleCount());
     }
 
@@ -93,7 +93,7 @@ class ChunkFixturesTest {
     void acceptsAndroidPlatformChunkInSampleV2FormatAsRelaysV2PathDoes() {
         // platform android with version "2" and no sampled_profile is an Android ANR-style V2 chunk in Relay
         ProfileChunk chunk = accepted(processor.process(Fixtures.bytes("vroomrs/sample__v2__valid_android.json"),
-                new ChunkItemHeader("android", null, false)));
+                new ChunkItemHeader("android", null)));
         assertEquals(5, chunk.sampleCount());
         assertEquals(2, chunk.threadCount());
         assertEquals(Set.of("1", "2"), chunk.threadMetadata().keySet());
@@ -104,7 +104,7 @@ class ChunkFixturesTest {
         // Relay prunes threads with fewer than 2 samples before it looks at stacks: the one sample goes
         // first, so Relay answers not_enough_samples although the stack points at missing frames
         ChunkRejection rejection = rejected(processor.process(
-                Fixtures.bytes("vroomrs/sample__v2__valid_python.json"), new ChunkItemHeader("python", null, false)));
+                Fixtures.bytes("vroomrs/sample__v2__valid_python.json"), new ChunkItemHeader("python", null)));
         assertEquals(ChunkRejectionReason.NOT_ENOUGH_SAMPLES, rejection.reason());
     }
 
@@ -122,7 +122,7 @@ class ChunkFixturesTest {
     @Test
     void rejectsLegacyAndroidChunkWithoutVersionAsPlatformNotSupported() {
         ChunkRejection rejection = rejected(processor.process(
-                Fixtures.bytes("vroomrs/android__chunk__valid.json"), new ChunkItemHeader("android", null, false)));
+                Fixtures.bytes("vroomrs/android__chunk__valid.json"), new ChunkItemHeader("android", null)));
         assertEquals(ChunkRejectionReason.PLATFORM_NOT_SUPPORTED, rejection.reason());
         assertTrue(rejection.detail().contains("Android"), rejection.detail());
     }
@@ -131,7 +131,7 @@ class ChunkFixturesTest {
     void rejectsAndroidTraceVersionWithoutSampledProfileAsPlatformNotSupported() {
         ChunkRejection rejection = rejected(processor.process(
                 Fixtures.bytes("vroomrs/android__chunk__valid_2_android_trace.json"),
-                new ChunkItemHeader("android", null, false)));
+                new ChunkItemHeader("android", null)));
         assertEquals(ChunkRejectionReason.PLATFORM_NOT_SUPPORTED, rejection.reason());
         assertTrue(rejection.detail().contains("2.android-trace"), rejection.detail());
     }

@@ -104,7 +104,7 @@ class ChunkFuzzTest {
             default -> null;
         };
         String contentType = random.nextInt(40) == 0 ? ChunkProcessor.PERFETTO_CONTENT_TYPE : null;
-        return new ChunkItemHeader(platform, contentType, random.nextInt(40) == 0);
+        return new ChunkItemHeader(platform, contentType, random.nextInt(40) == 0 ? (long) random.nextInt(64) : null);
     }
 
     private static byte[] mutate(ObjectNode root, Random random) throws Exception {

@@ -18,7 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 
 /** Relay's own unit cases for {@code ProfileData::normalize} (relay-profiling sample/v2.rs), and what each step keeps. */
 class ChunkNormalisationTest {
-    private static final ChunkItemHeader NO_HEADER = new ChunkItemHeader(null, null, false);
+    private static final ChunkItemHeader NO_HEADER = new ChunkItemHeader(null, null);
     private final ChunkProcessor processor = new ChunkProcessor(ChunkProcessor.DEFAULT_MAX_CHUNK_BYTES);
 
     /** A chunk with one frame, the given stacks, and samples given as (stack id, thread id, timestamp). */

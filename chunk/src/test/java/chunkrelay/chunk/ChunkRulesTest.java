@@ -33,7 +33,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * outcome Relay gives (accepted, or the reason and a fragment of the detail naming the field or index).
  */
 class ChunkRulesTest {
-    private static final ChunkItemHeader JSON_ITEM = new ChunkItemHeader(null, null, false);
+    private static final ChunkItemHeader JSON_ITEM = new ChunkItemHeader(null, null);
 
     record Case(String name, byte[] payload, ChunkItemHeader header, ChunkRejectionReason reason, String detail) {
         @Override
@@ -72,15 +72,15 @@ class ChunkRulesTest {
         return Stream.of(
                 // item header, before the payload is read
                 new Case("metaLengthOnJsonItemIsInvalidSampledProfile", TestChunks.bytes(TestChunks.valid()),
-                        new ChunkItemHeader("python", null, true), INVALID_SAMPLED_PROFILE, "meta_length"),
+                        new ChunkItemHeader("python", null, 10L), INVALID_SAMPLED_PROFILE, "meta_length"),
                 new Case("metaLengthWinsOverBrokenJson", "{".getBytes(StandardCharsets.UTF_8),
-                        new ChunkItemHeader(null, null, true), INVALID_SAMPLED_PROFILE, "meta_length"),
+                        new ChunkItemHeader(null, null, 1L), INVALID_SAMPLED_PROFILE, "meta_length"),
                 new Case("perfettoItemWithoutMetaLengthIsInvalidSampledProfile", new byte[] {1, 2, 3},
-                        new ChunkItemHeader("android", "application/x-perfetto-trace", false), INVALID_SAMPLED_PROFILE,
+                        new ChunkItemHeader("android", "application/x-perfetto-trace"), INVALID_SAMPLED_PROFILE,
                         "meta_length"),
-                new Case("perfettoItemIsAndroidFormatNotSupported", new byte[] {1, 2, 3},
-                        new ChunkItemHeader("android", "application/x-perfetto-trace", true), PLATFORM_NOT_SUPPORTED,
-                        "Android"),
+                new Case("perfettoItemWithoutPlatformIsPlatformNotSupported", new byte[] {1, 2, 3},
+                        new ChunkItemHeader(null, "application/x-perfetto-trace", 1L), PLATFORM_NOT_SUPPORTED,
+                        "platform"),
 
                 // minimal parse
                 rejectsRaw("emptyPayloadIsInvalidJson", "", INVALID_JSON, "the chunk"),
@@ -223,11 +223,11 @@ class ChunkRulesTest {
                 }),
                 new Case("headerPlatformMismatchWinsOverALaterSchemaError",
                         validText().replace("\"thread_id\":\"1\"", "\"thread_id\":1").getBytes(StandardCharsets.UTF_8),
-                        new ChunkItemHeader("node", null, false), INVALID_PROFILE_TYPE, "\"node\""),
+                        new ChunkItemHeader("node", null), INVALID_PROFILE_TYPE, "\"node\""),
                 new Case("headerPlatformMismatchWinsOverVersionDispatch", mutated(r -> r.put("version", "1")),
-                        new ChunkItemHeader("node", null, false), INVALID_PROFILE_TYPE, "\"python\""),
+                        new ChunkItemHeader("node", null), INVALID_PROFILE_TYPE, "\"python\""),
                 new Case("minimalParseErrorWinsOverHeaderPlatformMismatch", mutated(r -> r.remove("chunk_id")),
-                        new ChunkItemHeader("node", null, false), INVALID_JSON, "chunk_id"),
+                        new ChunkItemHeader("node", null), INVALID_JSON, "chunk_id"),
                 new Case("trailingBytesAfterTheRootObjectAreIgnoredAsInRelay",
                         (validText() + " }{ trailing").getBytes(StandardCharsets.UTF_8), JSON_ITEM, null, null),
                 new Case("nestingAsDeepAsSerdeJsonAllowsIsAccepted",
@@ -269,11 +269,11 @@ class ChunkRulesTest {
 
                 // item header platform, after the full parse
                 new Case("headerPlatformDifferentFromPayloadIsInvalidProfileType", TestChunks.bytes(TestChunks.valid()),
-                        new ChunkItemHeader("node", null, false), INVALID_PROFILE_TYPE, "\"node\""),
+                        new ChunkItemHeader("node", null), INVALID_PROFILE_TYPE, "\"node\""),
                 new Case("headerPlatformEqualToPayloadIsAccepted", TestChunks.bytes(TestChunks.valid()),
-                        new ChunkItemHeader("python", null, false), null, null),
+                        new ChunkItemHeader("python", null), null, null),
                 new Case("headerPlatformMismatchWinsOverNormalisation", mutated(r -> samples(r).removeAll()),
-                        new ChunkItemHeader("node", null, false), INVALID_PROFILE_TYPE, "platform"),
+                        new ChunkItemHeader("node", null), INVALID_PROFILE_TYPE, "platform"),
 
                 // size
                 new Case("chunkOverTheLimitIsExceedSizeLimit", TestChunks.bytes(TestChunks.valid()), JSON_ITEM,

@@ -39,7 +39,7 @@ public final class SyntheticChunkParse {
 
         long started = System.nanoTime();
         ChunkOutcome outcome = new ChunkProcessor(ChunkProcessor.DEFAULT_MAX_CHUNK_BYTES)
-                .process(payload, new ChunkItemHeader("python", null, false));
+                .process(payload, new ChunkItemHeader("python", null));
         long millis = (System.nanoTime() - started) / 1_000_000;
 
         // what stays live: the payload (still referenced here) and the normalised chunk

@@ -25,6 +25,11 @@ public record ArchiveEntry(ArchiveKey key, byte[] sentryPayload, byte[] otlpPayl
     public static final String FIRST_SAMPLE_NS = "first-sample-ns";
     public static final String LAST_SAMPLE_NS = "last-sample-ns";
     public static final String RELAY_VERSION = "relay-version";
+    /**
+     * The item header's {@code meta_length} of a compound (Perfetto) chunk: where its Sentry form's JSON metadata
+     * ends and its trace begins, needed to read that form again.
+     */
+    public static final String META_LENGTH = "meta-length";
 
     public ArchiveEntry {
         Objects.requireNonNull(key, "key");

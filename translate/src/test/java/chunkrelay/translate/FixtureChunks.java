@@ -44,13 +44,13 @@ final class FixtureChunks {
 
     /** A Sentry test fixture, sent as an item whose header names no platform. */
     static Normalised sentryFixture(String path) {
-        return normalise(path, Fixtures.bytes(path), new ChunkItemHeader(null, null, false));
+        return normalise(path, Fixtures.bytes(path), new ChunkItemHeader(null, null));
     }
 
     /** An Android ART trace chunk wrapping {@code trace} as the SDK sends it. */
     static Normalised androidTraceChunk(String name, byte[] trace) {
         return normalise(name, chunkrelay.chunk.fixtures.ArtTraces.wrappedChunk(trace),
-                new ChunkItemHeader("android", "application-json", false));
+                new ChunkItemHeader("android", "application-json"));
     }
 
     /** The first profile_chunk item of a recorded request, e.g. {@code java-8.43.0/001}. */
@@ -64,7 +64,8 @@ final class FixtureChunks {
     }
 
     private static ChunkItemHeader header(JsonNode header) {
-        return new ChunkItemHeader(text(header, "platform"), text(header, "content_type"), header.has("meta_length"));
+        return new ChunkItemHeader(text(header, "platform"), text(header, "content_type"),
+                header.hasNonNull("meta_length") ? header.get("meta_length").asLong() : null);
     }
 
     private static String text(JsonNode node, String field) {

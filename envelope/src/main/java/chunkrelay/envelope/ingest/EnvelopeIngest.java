@@ -133,7 +133,7 @@ public class EnvelopeIngest {
                 boolean fits = profileLimit.apply(item, reader.lastPayloadSize());
                 if (fits) {
                     chunks.add(new ProfileChunkItem(projectId, publicKey, item.type(),
-                            new ChunkItemHeader(item.platform(), item.contentType(), item.hasMetaLength()),
+                            new ChunkItemHeader(item.platform(), item.contentType(), item.metaLength()),
                             Objects.requireNonNull(payload), info, sender.receivedAt()));
                     if (upstream.forwardsProfileChunks()) {
                         passedOn.add(forwardedItem(item, payload));

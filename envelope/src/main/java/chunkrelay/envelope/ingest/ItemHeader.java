@@ -17,10 +17,10 @@ import java.util.Set;
  * @param platform {@code platform}, or null
  * @param contentType {@code content_type}, or null
  * @param filename {@code filename}, or null
- * @param hasMetaLength whether {@code meta_length} is set
+ * @param metaLength {@code meta_length}, or null: where a compound item's JSON metadata ends
  */
 public record ItemHeader(ObjectNode json, String type, Long length, String platform, String contentType,
-                         String filename, boolean hasMetaLength) {
+                         String filename, Long metaLength) {
     private static final long U32_MAX = 0xFFFF_FFFFL;
     private static final Set<String> U32_FIELDS = Set.of("length", "item_count", "meta_length");
     private static final Set<String> STRING_FIELDS = Set.of("content_type", "filename", "platform", "attachment_type");
@@ -75,7 +75,7 @@ public record ItemHeader(ObjectNode json, String type, Long length, String platf
         return new ItemHeader(json, type.textValue(),
                 length == null || length.isNull() ? null : length.longValue(),
                 text(json, "platform"), text(json, "content_type"), text(json, "filename"),
-                metaLength != null && !metaLength.isNull());
+                metaLength == null || metaLength.isNull() ? null : metaLength.longValue());
     }
 
     private static String text(ObjectNode json, String field) {

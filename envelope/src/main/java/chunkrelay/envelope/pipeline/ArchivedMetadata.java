@@ -1,5 +1,7 @@
 package chunkrelay.envelope.pipeline;
 
+import chunkrelay.chunk.ChunkItemHeader;
+import chunkrelay.chunk.ChunkProcessor;
 import chunkrelay.chunk.ProfileChunk;
 import chunkrelay.storage.ArchiveEntry;
 
@@ -8,10 +10,29 @@ import java.util.Map;
 
 /**
  * The user metadata both archived forms of a chunk carry: platform, release, sample count, first and last sample
- * time, relay version.
+ * time, relay version; and, for a compound (Perfetto) chunk, the item's {@code meta_length}, without which its Sentry
+ * form cannot be read again.
  */
 final class ArchivedMetadata {
     private ArchivedMetadata() {
+    }
+
+    static Map<String, String> of(ProfileChunk chunk, RelayVersion version, ChunkItemHeader header) {
+        Map<String, String> metadata = of(chunk, version);
+        if (header.metaLength() != null) {
+            metadata.put(ArchiveEntry.META_LENGTH, Long.toString(header.metaLength()));
+        }
+        return metadata;
+    }
+
+    /** The item header a chunk archived with this metadata was sent with, as far as reading it again needs. */
+    static ChunkItemHeader itemHeader(Map<String, String> metadata) {
+        String metaLength = metadata.get(ArchiveEntry.META_LENGTH);
+        if (metaLength == null) {
+            return new ChunkItemHeader(null, null);
+        }
+        return new ChunkItemHeader(metadata.get(ArchiveEntry.PLATFORM), ChunkProcessor.PERFETTO_CONTENT_TYPE,
+                Long.parseLong(metaLength));
     }
 
     static Map<String, String> of(ProfileChunk chunk, RelayVersion version) {

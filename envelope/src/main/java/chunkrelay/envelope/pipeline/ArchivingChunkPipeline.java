@@ -149,7 +149,7 @@ public class ArchivingChunkPipeline implements ChunkPipeline {
 
     /** Link window on: the Sentry form now (the 200 means it is safe), the OTLP form when the window ends. */
     private void storeSentryForm(ProfileChunkItem item, ProfileChunk chunk, ArchiveKey key) {
-        Map<String, String> metadata = ArchivedMetadata.of(chunk, version);
+        Map<String, String> metadata = ArchivedMetadata.of(chunk, version, item.header());
         ArchiveResult result = archived(key, () -> {
             derivations.beforeWaiting();
             return archive.archiveSentryForm(key, item.payload(), metadata);
@@ -176,7 +176,7 @@ public class ArchivingChunkPipeline implements ChunkPipeline {
             return;
         }
         byte[] otlp = translated.request().toByteArray();
-        ArchiveEntry entry = new ArchiveEntry(key, item.payload(), otlp, ArchivedMetadata.of(chunk, version));
+        ArchiveEntry entry = new ArchiveEntry(key, item.payload(), otlp, ArchivedMetadata.of(chunk, version, item.header()));
         ArchiveResult result = archived(key, () -> archive.archive(entry));
         recent.archived(item.projectId(), chunk.chunkId().toHex());
         if (result == ArchiveResult.DUPLICATE) {

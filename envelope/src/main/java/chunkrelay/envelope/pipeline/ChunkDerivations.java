@@ -330,7 +330,9 @@ public class ChunkDerivations {
         if (payload == null) {
             return null;
         }
-        ChunkOutcome outcome = processor.process(payload, new ChunkItemHeader(null, null, false));
+        // a compound (Perfetto) chunk is split where its item header said; its metadata keeps that
+        ChunkItemHeader header = ArchivedMetadata.itemHeader(archive.sentryMetadata(key));
+        ChunkOutcome outcome = processor.process(payload, header);
         if (outcome instanceof ChunkOutcome.Accepted accepted) {
             return accepted.chunk();
         }

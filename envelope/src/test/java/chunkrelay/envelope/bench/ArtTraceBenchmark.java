@@ -38,7 +38,7 @@ public class ArtTraceBenchmark {
         trace = ArtTraces.realSamplingTrace();
         chunk = ArtTraces.wrappedChunk(trace);
         processor = new ChunkProcessor(ChunkProcessor.DEFAULT_MAX_CHUNK_BYTES);
-        header = new ChunkItemHeader(ITEM_PLATFORM, "application/json", false);
+        header = new ChunkItemHeader(ITEM_PLATFORM, "application/json");
     }
 
     static int traceBytes() {

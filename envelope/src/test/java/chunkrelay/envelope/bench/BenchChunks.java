@@ -34,7 +34,7 @@ final class BenchChunks {
             case NODE -> recorded(NODE, "node-11.1.0-long/001");
             case JAVA -> recorded(JAVA, "java-8.43.0/001");
             case SYNTHETIC -> new Item(SYNTHETIC, "generated", SyntheticChunk.ofSize(SYNTHETIC_BYTES),
-                    new ChunkItemHeader("python", null, false));
+                    new ChunkItemHeader("python", null));
             default -> throw new IllegalArgumentException("no benchmark chunk " + name);
         };
     }
@@ -47,7 +47,7 @@ final class BenchChunks {
                 String contentType = chunk.itemHeader().hasNonNull("content_type")
                         ? chunk.itemHeader().get("content_type").asText() : null;
                 return new Item(name, request, chunk.payload(),
-                        new ChunkItemHeader(platform, contentType, chunk.itemHeader().has("meta_length")));
+                        new ChunkItemHeader(platform, contentType, chunk.itemHeader().has("meta_length") ? chunk.itemHeader().get("meta_length").asLong() : null));
             }
         }
         throw new IllegalArgumentException("no profile_chunk in " + request);

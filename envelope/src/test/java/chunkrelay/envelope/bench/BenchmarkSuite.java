@@ -217,6 +217,38 @@ public final class BenchmarkSuite {
             out.printf(Locale.ROOT, "%-16s %12.1f %9.1f %9.2f%n", stage, median, bytes / median, median / floor);
         }
         out.println("  wholeChunk: the chunk JSON as the SDK sends it (base64 trace inside) through ChunkProcessor");
+        perfetto();
+    }
+
+    private void perfetto() throws Exception {
+        progress("JMH Android Perfetto path: 3 benchmarks, 1 fork, 3+5 iterations of 1 s (about 30 s)");
+        Options options = new OptionsBuilder()
+                .include(PerfettoTraceBenchmark.class.getName() + "\\.")
+                .forks(1)
+                .warmupIterations(3).warmupTime(TimeValue.seconds(1))
+                .measurementIterations(5).measurementTime(TimeValue.seconds(1))
+                .jvmArgs("-Xmx1g")
+                .shouldFailOnError(true)
+                .verbosity(VerboseMode.SILENT)
+                .build();
+        Map<String, Double> medians = new HashMap<>();
+        for (RunResult result : new Runner(options).run()) {
+            String benchmark = result.getParams().getBenchmark();
+            medians.put(benchmark.substring(benchmark.lastIndexOf('.') + 1),
+                    result.getPrimaryResult().getStatistics().getPercentile(50));
+        }
+        int bytes = PerfettoTraceBenchmark.traceBytes();
+        double floor = medians.get("barePass");
+        out.printf("%nAndroid Perfetto path (a synthetic minute at 101 Hz on 8 threads, %d bytes of trace; JMH sample"
+                + " time, median call; MB/s of trace;%n  x floor = median / median of a bare pass reading every byte"
+                + " of the same trace once)%n", bytes);
+        out.printf("%-16s %12s %9s %9s%n", "stage", "p50 us", "MB/s", "x floor");
+        for (String stage : List.of("barePass", "parse", "wholeChunk")) {
+            double median = medians.get(stage);
+            out.printf(Locale.ROOT, "%-16s %12.1f %9.1f %9.2f%n", stage, median, bytes / median, median / floor);
+        }
+        out.println("  parse: PerfettoTraceConverter (packets, interned tables, frames, stacks, samples);"
+                + " wholeChunk: the compound item through ChunkProcessor");
     }
 
     private void links() throws Exception {

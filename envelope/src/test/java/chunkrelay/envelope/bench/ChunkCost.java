@@ -65,7 +65,7 @@ final class ChunkCost {
                              RecordedChunk chunk) {
         String platform = chunk.itemHeader().hasNonNull("platform") ? chunk.itemHeader().get("platform").asText()
                 : null;
-        ChunkOutcome outcome = processor.process(chunk.payload(), new ChunkItemHeader(platform, null, false));
+        ChunkOutcome outcome = processor.process(chunk.payload(), new ChunkItemHeader(platform, null));
         if (!(outcome instanceof ChunkOutcome.Accepted accepted)) {
             throw new IllegalStateException(chunk.request() + " was rejected: " + outcome);
         }

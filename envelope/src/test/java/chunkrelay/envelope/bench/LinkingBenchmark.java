@@ -51,7 +51,7 @@ public class LinkingBenchmark {
         RecordedChunk recorded = Fixtures.sdkChunks().stream().filter(c -> c.request().equals("java-8.43.0/001"))
                 .findFirst().orElseThrow();
         ChunkOutcome outcome = new ChunkProcessor(ChunkProcessor.DEFAULT_MAX_CHUNK_BYTES)
-                .process(recorded.payload(), new ChunkItemHeader("java", null, false));
+                .process(recorded.payload(), new ChunkItemHeader("java", null));
         return ((ChunkOutcome.Accepted) outcome).chunk();
     }
 

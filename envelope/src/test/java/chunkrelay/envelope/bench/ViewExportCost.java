@@ -49,7 +49,7 @@ final class ViewExportCost {
         RecordedChunk java = Fixtures.sdkChunks().stream().filter(c -> c.request().equals("java-8.43.0/001"))
                 .findFirst().orElseThrow();
         ChunkOutcome outcome = new ChunkProcessor(ChunkProcessor.DEFAULT_MAX_CHUNK_BYTES)
-                .process(java.payload(), new ChunkItemHeader("java", null, false));
+                .process(java.payload(), new ChunkItemHeader("java", null));
         ExportProfilesServiceRequest otlp = new ChunkTranslator("chunk-relay", "bench")
                 .translate(((ChunkOutcome.Accepted) outcome).chunk(), TranslationContext.forProject(1));
         byte[] otlpBytes = otlp.toByteArray();

@@ -25,7 +25,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Issue 15 through the running relay: an Android SDK's ART trace chunk is taken, archived as the SDK sent it and
- * translated into OTLP with JVM-qualified names; an Android 15 Perfetto item is refused with Relay's reason.
+ * translated into OTLP with JVM-qualified names; a compound item whose metadata names no Perfetto trace is refused
+ * with Relay's reason (Perfetto chunks themselves: {@link PerfettoChunkIngestTest}).
  */
 class AndroidChunkIngestTest {
     private static final String ANDROID_ITEM = "{\"type\":\"profile_chunk\",\"platform\":\"android\"}";
@@ -77,7 +78,7 @@ class AndroidChunkIngestTest {
     }
 
     @Test
-    void perfettoChunkItemIsRefusedAsPlatformNotSupportedAndNothingIsArchived() throws Exception {
+    void compoundItemWithoutAPerfettoContentTypeIsRefusedAsPlatformNotSupported() throws Exception {
         byte[] meta = Envelopes.bytes("{\"platform\":\"android\",\"version\":\"2\",\"chunk_id\":"
                 + "\"0432a0a4c25f4697bf9f0a2fcbe6a814\",\"profiler_id\":\"4d229f1d3807421ba62a5f8bc295d836\"}");
         byte[] payload = new byte[meta.length + 8];

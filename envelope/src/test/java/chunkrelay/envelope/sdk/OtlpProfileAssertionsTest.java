@@ -61,7 +61,7 @@ class OtlpProfileAssertionsTest {
         RecordedChunk recorded = Fixtures.sdkChunks().stream().filter(c -> c.request().equals(request)).findFirst()
                 .orElseThrow();
         ChunkOutcome outcome = new ChunkProcessor(ChunkProcessor.DEFAULT_MAX_CHUNK_BYTES).process(recorded.payload(),
-                new ChunkItemHeader(recorded.itemHeader().path("platform").asText(null), null, false));
+                new ChunkItemHeader(recorded.itemHeader().path("platform").asText(null), null));
         return new ChunkTranslator("chunk-relay", "test").translate(((ChunkOutcome.Accepted) outcome).chunk(),
                 TranslationContext.forProject(1));
     }
