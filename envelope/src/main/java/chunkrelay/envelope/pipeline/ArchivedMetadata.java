@@ -7,8 +7,8 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * The user metadata both archived forms of a chunk carry: platform, release, sample count, first and last sample
- * time, relay version.
+ * The user metadata both archived forms of a chunk carry: platform, release, environment, sample count, first and
+ * last sample time, relay version.
  */
 final class ArchivedMetadata {
     private ArchivedMetadata() {
@@ -19,6 +19,9 @@ final class ArchivedMetadata {
         metadata.put(ArchiveEntry.PLATFORM, chunk.platform());
         if (chunk.release() != null) {
             metadata.put(ArchiveEntry.RELEASE, chunk.release());
+        }
+        if (chunk.environment() != null) {
+            metadata.put(ArchiveEntry.ENVIRONMENT, chunk.environment());
         }
         metadata.put(ArchiveEntry.SAMPLE_COUNT, Integer.toString(chunk.sampleCount()));
         if (chunk.sampleCount() > 0) {
