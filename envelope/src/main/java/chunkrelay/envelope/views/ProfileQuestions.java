@@ -5,6 +5,7 @@ import chunkrelay.translate.view.MergedProfile;
 import chunkrelay.translate.view.ProfileDiff;
 import chunkrelay.translate.view.Timeline;
 import chunkrelay.translate.view.TraceIndex;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.micronaut.http.HttpStatus;
 import jakarta.inject.Singleton;
 
@@ -31,9 +32,19 @@ public class ProfileQuestions {
         this.views = views;
     }
 
+    /** The traces of a range, with the range's linked and all samples. */
+    @JsonInclude(JsonInclude.Include.ALWAYS)
+    public record TraceList(long project, String from, String to, long linkedSamples, long samples,
+                            List<TraceIndex.TraceSummary> traces) {
+    }
+
     /** The traces whose spans have linked samples in the query's range and filters. */
-    public List<TraceIndex.TraceSummary> traces(ViewQuery query) {
-        return TraceIndex.of(views.profile(query));
+    public TraceList traces(ViewQuery query) {
+        MergedProfile profile = views.profile(query);
+        List<TraceIndex.TraceSummary> traces = TraceIndex.of(profile);
+        long linked = traces.stream().mapToLong(TraceIndex.TraceSummary::samples).sum();
+        return new TraceList(query.project(), query.from().toString(), query.to().toString(), linked,
+                profile.sampleCount(), traces);
     }
 
     /**

@@ -3,7 +3,6 @@ package chunkrelay.envelope.views;
 import chunkrelay.translate.view.MergedProfile;
 import chunkrelay.translate.view.ProfileDiff;
 import chunkrelay.translate.view.Timeline;
-import chunkrelay.translate.view.TraceIndex;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.micronaut.http.HttpParameters;
 import io.micronaut.http.HttpRequest;
@@ -46,12 +45,6 @@ public class ProfileQuestionsController {
     public record NewestRange(long project, String from, String to) {
     }
 
-    /** The traces of a range. */
-    @JsonInclude(JsonInclude.Include.ALWAYS)
-    public record TraceList(long project, String from, String to, long linkedSamples, long samples,
-                            List<TraceIndex.TraceSummary> traces) {
-    }
-
     /** A timeline and the range it covers. */
     @JsonInclude(JsonInclude.Include.ALWAYS)
     public record TimelineAnswer(long project, String from, String to, String by, long stepNanos, int steps,
@@ -66,13 +59,8 @@ public class ProfileQuestionsController {
     }
 
     @Get(uri = "/{project}/traces", produces = MediaType.APPLICATION_JSON)
-    public TraceList traces(@PathVariable String project, HttpRequest<?> request) {
-        ViewQuery query = query(project, request.getParameters());
-        MergedProfile profile = views.profile(query);
-        List<TraceIndex.TraceSummary> traces = TraceIndex.of(profile);
-        long linked = traces.stream().mapToLong(TraceIndex.TraceSummary::samples).sum();
-        return new TraceList(query.project(), query.from().toString(), query.to().toString(), linked,
-                profile.sampleCount(), traces);
+    public ProfileQuestions.TraceList traces(@PathVariable String project, HttpRequest<?> request) {
+        return questions.traces(query(project, request.getParameters()));
     }
 
     @Get(uri = "/{project}/traces/{traceId}/profile")

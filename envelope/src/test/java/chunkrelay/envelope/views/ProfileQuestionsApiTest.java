@@ -2,6 +2,7 @@ package chunkrelay.envelope.views;
 
 import chunkrelay.chunk.fixtures.Fixtures;
 import chunkrelay.chunk.fixtures.SdkRequest;
+import chunkrelay.envelope.Application;
 import chunkrelay.envelope.testing.RunningRelay;
 import chunkrelay.storage.EmbeddedS3Server;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -9,6 +10,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.perftools.profiles.ProfileProto;
 import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayInputStream;
 import java.net.URI;
@@ -16,9 +18,15 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.zip.GZIPInputStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -141,7 +149,7 @@ class ProfileQuestionsApiTest {
             JsonNode newest = json(get(base, "/api/v1/projects/1/newest"));
             long lastSample = json(get(base, "/api/v1/projects/1/chunks?" + RANGE)).path("chunks").findValues(
                     "lastSampleNanos").stream().mapToLong(JsonNode::asLong).max().orElseThrow();
-            assertEquals(java.time.Instant.ofEpochSecond(lastSample / 1_000_000_000L + 1).toString(),
+            assertEquals(Instant.ofEpochSecond(lastSample / 1_000_000_000L + 1).toString(),
                     newest.path("to").asText(), "the newest chunk's last second, whole seconds");
             assertTrue(newest.path("from").asText().matches("2026-11-22T[0-9:]+Z"), newest.toString());
             assertEquals(Fixtures.sdkChunks().size(), json(get(base, "/api/v1/projects/1/chunks?from="
@@ -246,6 +254,43 @@ class ProfileQuestionsApiTest {
             assertTrue(JSON.readTree(tooMany.body()).path("detail").asText().contains("at most 2000"));
             assertEquals(400, get(base, "/api/v1/projects/1/timeline?" + RANGE + "&by=span").statusCode());
         }
+    }
+
+    @Test
+    void exportCommandWritesTheTracesAndDiffAnswersOfTheApi(@TempDir Path work)
+            throws Exception {
+        try (EmbeddedS3Server s3 = EmbeddedS3Server.inMemory()) {
+            JsonNode traces;
+            JsonNode diff;
+            String sides = "&baseline=2026-11-22T00:00:00Z/2026-11-22T02:28:55Z"
+                    + "&comparison=2026-11-22T02:28:55Z/2026-11-23T00:00:00Z";
+            try (RunningRelay relay = RunningRelay.start(s3, Map.of())) {
+                replayAll(relay);
+                traces = json(get(relay.uri(), "/api/v1/projects/1/traces?" + RANGE));
+                diff = json(get(relay.uri(), "/api/v1/projects/1/diff?" + RANGE + "&platform=java" + sides));
+            }
+            assertEquals(traces, JSON.readTree(export(s3, work.resolve("traces.json"), "--format", "traces")));
+            assertEquals(diff, JSON.readTree(export(s3, work.resolve("diff.json"), "--format", "diff",
+                    "--platform", "java", "--baseline", "2026-11-22T00:00:00Z/2026-11-22T02:28:55Z",
+                    "--comparison", "2026-11-22T02:28:55Z/2026-11-23T00:00:00Z")));
+            assertTrue(diff.path("baseline").path("samples").asLong() > 0
+                    && diff.path("comparison").path("samples").asLong() > 0, diff.path("baseline").toString());
+        }
+    }
+
+    /** Runs {@code export} in its own JVM against the bucket and returns what it wrote. */
+    private static byte[] export(EmbeddedS3Server s3, Path out, String... arguments) throws Exception {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+                .toString(), "-Xmx256m"));
+        RunningRelay.storageProperties(s3).forEach((key, value) -> command.add("-D" + key + "=" + value));
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), Application.class.getName(), "export", "--project", "1", "--from",
+                "2026-11-22T00:00:00Z", "--to", "2026-11-23T00:00:00Z", "--out", out.toString()));
+        command.addAll(List.of(arguments));
+        Process export = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String log = new String(export.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(export.waitFor(120, TimeUnit.SECONDS));
+        assertEquals(0, export.exitValue(), log);
+        return Files.readAllBytes(out);
     }
 
     @Test
