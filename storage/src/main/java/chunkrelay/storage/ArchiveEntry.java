@@ -20,6 +20,7 @@ public record ArchiveEntry(ArchiveKey key, byte[] sentryPayload, byte[] otlpPayl
     public static final String CHUNK_ID = "chunk-id";
     public static final String PLATFORM = "platform";
     public static final String RELEASE = "release";
+    public static final String ENVIRONMENT = "environment";
     public static final String SAMPLE_COUNT = "sample-count";
     /** Unix nanoseconds of the chunk's first and last sample, for listings that filter by time. */
     public static final String FIRST_SAMPLE_NS = "first-sample-ns";

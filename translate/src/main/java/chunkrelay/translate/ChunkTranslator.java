@@ -191,10 +191,10 @@ public class ChunkTranslator {
             for (int s = 0; s < n; s++) {
                 int stack = stack(chunk.sampleStackId(s));
                 int thread = chunk.sampleThreadIndex(s);
-                long timestamp = chunk.sampleTimestampNanos(s);
-                int link = link(thread, timestamp);
-                groups.add(((long) stack << 32) | threadLinks.indexOf(((long) thread << 32) | link), timestamp);
+                int link = link(thread, chunk.sampleTimestampNanos(s));
+                groups.add(((long) stack << 32) | threadLinks.indexOf(((long) thread << 32) | link));
             }
+            groups.fill(chunk::sampleTimestampNanos);
             for (int g = 0; g < groups.size(); g++) {
                 long key = groups.key(g);
                 long threadLink = threadLinks.key((int) key);

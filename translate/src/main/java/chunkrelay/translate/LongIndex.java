@@ -17,7 +17,7 @@ final class LongIndex {
         int capacity = Integer.highestOneBit(Math.max(4, expectedKeys) * 2 - 1) << 1;
         keys = new long[capacity];
         slots = new int[capacity];
-        numbered = new long[capacity / 2];
+        numbered = new long[16];
         Arrays.fill(slots, -1);
     }
 

@@ -100,8 +100,9 @@ public final class SampleLinker {
                     tables.addLinkTable(link(spans.span(span)));
                 }
             }
-            relinkedGroups.add(((long) g << 32) | link, times[sample]);
+            relinkedGroups.add(((long) g << 32) | link);
         }
+        relinkedGroups.fill(i -> times[order[i]]);
 
         Profile.Builder relinked = profile.toBuilder().clearSamples();
         for (int g = 0; g < relinkedGroups.size(); g++) {

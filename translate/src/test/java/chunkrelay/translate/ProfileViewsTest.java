@@ -78,6 +78,20 @@ class ProfileViewsTest {
         return names;
     }
 
+    private static long emptyStackSamples(List<ExportProfilesServiceRequest> requests) {
+        long count = 0;
+        for (ExportProfilesServiceRequest request : requests) {
+            for (Profile profile : request.getResourceProfiles(0).getScopeProfiles(0).getProfilesList()) {
+                for (var sample : profile.getSamplesList()) {
+                    if (request.getDictionary().getStackTable(sample.getStackIndex()).getLocationIndicesCount() == 0) {
+                        count += sample.getTimestampsUnixNanoCount();
+                    }
+                }
+            }
+        }
+        return count;
+    }
+
     private static List<ExportProfilesServiceRequest> sdkChunks() {
         List<ExportProfilesServiceRequest> requests = new ArrayList<>();
         for (FixtureChunks.Normalised chunk : FixtureChunks.all()) {
@@ -105,7 +119,11 @@ class ProfileViewsTest {
             Files.write(file, gzipped.toByteArray());
             GoPprof.Raw raw = GoPprof.raw(file);
             assertEquals(otlpSamples(requests), raw.sampleCount(), "samples as go tool pprof counts them");
-            assertEquals(otlpFunctionNames(requests), raw.functionNames(), "function names as go tool pprof lists them");
+            Set<String> names = otlpFunctionNames(requests);
+            if (emptyStackSamples(requests) > 0) {
+                names.add(MergedProfile.NO_STACK);
+            }
+            assertEquals(names, raw.functionNames(), "function names as go tool pprof lists them");
         }
     }
 
@@ -162,6 +180,53 @@ class ProfileViewsTest {
         MergedProfile early = merge(new ViewFilter(TestChunk.T0, TestChunk.T0 + 15_000_000, null, null, null, null),
                 List.of(TRANSLATOR.translate(chunk.build(), TranslationContext.forProject(1))));
         assertEquals(3, early.sampleCount(), "time range [from, to)");
+    }
+
+    @Test
+    void samplesWithAnEmptyStackAreOneNamedFrameInEveryExportAndAnEmptyStackInOtlp(@TempDir Path dir)
+            throws Exception {
+        TestChunk chunk = new TestChunk();
+        int work = chunk.stack(chunk.frame(TestChunk.function("work", "app.js", 1)));
+        int idle = chunk.stack();
+        for (int ms = 0; ms < 10; ms++) {
+            chunk.sample(ms * 1_000_000L, ms < 3 ? work : idle, "0");
+        }
+        chunk.thread("0", "main", null);
+        List<ExportProfilesServiceRequest> request = List.of(TRANSLATOR.translate(chunk.build(),
+                TranslationContext.forProject(1)));
+        assertEquals(7, emptyStackSamples(request), "the OTLP form keeps the empty stacks");
+        MergedProfile merged = merge(ViewFilter.all(), request);
+
+        StringWriter collapsed = new StringWriter();
+        CollapsedStacksWriter.write(merged, collapsed);
+        assertEquals("(no stack) 7\nwork 3\n", collapsed.toString());
+
+        ByteArrayOutputStream gzipped = new ByteArrayOutputStream();
+        PprofWriter.write(merged, gzipped);
+        Path file = dir.resolve("idle.pb.gz");
+        Files.write(file, gzipped.toByteArray());
+        GoPprof.Raw raw = GoPprof.raw(file);
+        assertEquals(10, raw.sampleCount(), "go tool pprof counts the idle samples");
+        assertEquals(Set.of("work", MergedProfile.NO_STACK), raw.functionNames());
+        assertEquals(List.of(), PprofInvariants.check(PprofWriter.toProto(merged)));
+
+        ByteArrayOutputStream speedscope = new ByteArrayOutputStream();
+        SpeedscopeWriter.write(merged, "idle", speedscope);
+        JsonNode json = JSON.readTree(speedscope.toByteArray());
+        long named = 0;
+        for (JsonNode sample : json.path("profiles").get(0).path("samples")) {
+            assertEquals(1, sample.size(), "no sample without a frame");
+            if (json.path("shared").path("frames").get(sample.get(0).asInt()).path("name").asText()
+                    .equals(MergedProfile.NO_STACK)) {
+                named++;
+            }
+        }
+        assertEquals(7, named);
+
+        ExportProfilesServiceRequest otlp = OtlpViewWriter.build(merged, "chunk-relay");
+        assertEquals(List.of(), OtlpInvariants.check(otlp));
+        assertEquals(7, emptyStackSamples(List.of(otlp)), "the OTLP export keeps them as they were archived");
+        assertEquals(Set.of("work"), otlpFunctionNames(List.of(otlp)));
     }
 
     @Test

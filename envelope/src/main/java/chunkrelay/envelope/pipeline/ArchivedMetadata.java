@@ -9,9 +9,9 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * The user metadata both archived forms of a chunk carry: platform, release, sample count, first and last sample
- * time, relay version; and, for a compound (Perfetto) chunk, the item's {@code meta_length}, without which its Sentry
- * form cannot be read again.
+ * The user metadata both archived forms of a chunk carry: platform, release, environment, sample count, first and
+ * last sample time, relay version; and, for a compound (Perfetto) chunk, the item's {@code meta_length}, without
+ * which its Sentry form cannot be read again.
  */
 final class ArchivedMetadata {
     private ArchivedMetadata() {
@@ -40,6 +40,9 @@ final class ArchivedMetadata {
         metadata.put(ArchiveEntry.PLATFORM, chunk.platform());
         if (chunk.release() != null) {
             metadata.put(ArchiveEntry.RELEASE, chunk.release());
+        }
+        if (chunk.environment() != null) {
+            metadata.put(ArchiveEntry.ENVIRONMENT, chunk.environment());
         }
         metadata.put(ArchiveEntry.SAMPLE_COUNT, Integer.toString(chunk.sampleCount()));
         if (chunk.sampleCount() > 0) {

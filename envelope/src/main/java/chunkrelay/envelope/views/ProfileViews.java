@@ -21,11 +21,13 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.OutputStreamWriter;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The query side of the archive: which chunks a range holds (listed from the bucket by day prefix, no local index
@@ -51,8 +53,12 @@ public class ProfileViews {
      */
     @JsonInclude(JsonInclude.Include.ALWAYS)
     public record ChunkSummary(String chunkId, String profilerId, String day, String platform, String release,
-                               Long sampleCount, Long firstSampleNanos, Long lastSampleNanos, boolean derived,
+                               String environment, Long sampleCount, Long firstSampleNanos, Long lastSampleNanos, boolean derived,
                                boolean delivered) {
+    }
+
+    /** A time range in whole seconds, the end exclusive. */
+    public record Range(Instant from, Instant to) {
     }
 
     /** The project ids the archive holds. */
@@ -86,6 +92,40 @@ public class ProfileViews {
         return summaries;
     }
 
+    /**
+     * The range of a project's newest chunks: the hour before the last sample of its newest day's newest chunk, or
+     * less when that hour holds more than {@code relay.views.max-chunks} chunks of the day; empty when the project
+     * has no derived chunk. Costs one listing of the project's days, one of the newest day and one metadata read per
+     * chunk of that day.
+     */
+    public Optional<Range> newestRange(long project) {
+        String id = Long.toString(project);
+        List<LocalDate> days = archive.listDays(id);
+        for (int d = days.size() - 1; d >= 0; d--) {
+            List<long[]> spans = new ArrayList<>();
+            for (ArchivedChunk chunk : archive.list(id, days.get(d), days.get(d))) {
+                ChunkSummary summary = new Listed(chunk.key(), chunk, archive.metadata(chunk)).summary();
+                if (summary.firstSampleNanos() != null) {
+                    spans.add(new long[] {summary.firstSampleNanos(), summary.lastSampleNanos()});
+                }
+            }
+            if (spans.isEmpty()) {
+                continue;
+            }
+            spans.sort((a, b) -> Long.compare(b[1], a[1]));
+            long end = spans.get(0)[1];
+            long from = end - ViewQuery.DEFAULT_RANGE.toNanos();
+            long start = end;
+            for (int i = 0; i < spans.size() && i < config.maxChunks() && spans.get(i)[1] >= from; i++) {
+                start = Math.min(start, Math.max(from, spans.get(i)[0]));
+            }
+            // whole seconds, as a person types them; the end is exclusive, so one past the last sample's second
+            return Optional.of(new Range(Instant.ofEpochSecond(Math.floorDiv(start, 1_000_000_000L)),
+                    Instant.ofEpochSecond(Math.floorDiv(end, 1_000_000_000L) + 1)));
+        }
+        return Optional.empty();
+    }
+
     /** The query's samples merged into one profile. */
     public MergedProfile profile(ViewQuery query) {
         ProfileMerger merger = new ProfileMerger(query.filter());
@@ -103,10 +143,15 @@ public class ProfileViews {
 
     /** Writes the query's merged profile in {@code format}. */
     public void export(ViewQuery query, ExportFormat format, OutputStream out) throws IOException {
-        MergedProfile profile = profile(query);
+        write(profile(query), fileName(query, format), format, out);
+    }
+
+    /** Writes a merged profile in {@code format}; {@code name} names it where the format has a name. */
+    public static void write(MergedProfile profile, String name, ExportFormat format, OutputStream out)
+            throws IOException {
         switch (format) {
             case PPROF -> PprofWriter.write(profile, out);
-            case SPEEDSCOPE -> SpeedscopeWriter.write(profile, fileName(query, format), out);
+            case SPEEDSCOPE -> SpeedscopeWriter.write(profile, name, out);
             case COLLAPSED -> CollapsedStacksWriter.write(profile, new OutputStreamWriter(out, StandardCharsets.UTF_8));
             case OTLP -> OtlpViewWriter.build(profile, "chunk-relay").writeTo(out);
         }
@@ -128,7 +173,7 @@ public class ProfileViews {
         ChunkSummary summary() {
             return new ChunkSummary(key.chunkId(), key.profilerId(), key.day().toString(),
                     metadata.get(ArchiveEntry.PLATFORM), metadata.get(ArchiveEntry.RELEASE),
-                    number(ArchiveEntry.SAMPLE_COUNT), number(ArchiveEntry.FIRST_SAMPLE_NS),
+                    metadata.get(ArchiveEntry.ENVIRONMENT), number(ArchiveEntry.SAMPLE_COUNT), number(ArchiveEntry.FIRST_SAMPLE_NS),
                     number(ArchiveEntry.LAST_SAMPLE_NS), archived != null, archived != null && archived.delivered());
         }
 
@@ -167,7 +212,7 @@ public class ProfileViews {
         return listed;
     }
 
-    /** Whether a chunk's samples overlap the range and it passes the platform and release filters. */
+    /** Whether a chunk's samples overlap the range and it passes the platform, release and environment filters. */
     private static boolean matches(ViewQuery query, ChunkSummary summary, ArchiveKey key) {
         long from = ViewQuery.nanos(query.from());
         long to = ViewQuery.nanos(query.to());
@@ -175,7 +220,8 @@ public class ProfileViews {
                 ? !key.day().isBefore(firstDay(query).plusDays(1))
                 : summary.firstSampleNanos() < to && summary.lastSampleNanos() >= from;
         return inRange && (query.platform() == null || query.platform().equals(summary.platform()))
-                && (query.release() == null || query.release().equals(summary.release()));
+                && (query.release() == null || query.release().equals(summary.release()))
+                && (query.environment() == null || query.environment().equals(summary.environment()));
     }
 
     /** The day before the range's first: a chunk is filed under its first sample's day and may reach into it. */

@@ -19,7 +19,7 @@ import java.util.List;
 
 /**
  * The query API over the archive: {@code GET /api/v1/projects}, {@code GET /api/v1/projects/{project}/chunks} and
- * {@code GET /api/v1/projects/{project}/profile}. Access is checked by {@link ViewAccessFilter}; the work (bucket
+ * {@code GET /api/v1/projects/{project}/profile} (the other questions are {@link ProfileQuestionsController}'s). Access is checked by {@link ViewAccessFilter}; the work (bucket
  * listings and reads) runs on the blocking executor, never on the event loop.
  */
 @Controller("/api/v1/projects")
@@ -50,9 +50,10 @@ public class ProfileViewsController {
     public ChunkList chunks(@PathVariable String project, @Nullable @QueryValue String from,
                                       @Nullable @QueryValue String to,
                                       @Nullable @QueryValue("profiler_id") String profilerId,
-                                      @Nullable @QueryValue String platform, @Nullable @QueryValue String release) {
+                                      @Nullable @QueryValue String platform, @Nullable @QueryValue String release,
+                                      @Nullable @QueryValue String environment) {
         ViewQuery query = ViewQuery.parse(project, from, to, profilerId, platform, release, null, null, null,
-                Instant.now());
+                Instant.now()).withEnvironment(environment);
         return new ChunkList(query.project(), query.from().toString(), query.to().toString(), views.chunks(query));
     }
 
@@ -61,23 +62,31 @@ public class ProfileViewsController {
                                         @Nullable @QueryValue String to,
                                         @Nullable @QueryValue("profiler_id") String profilerId,
                                         @Nullable @QueryValue String platform, @Nullable @QueryValue String release,
+                                        @Nullable @QueryValue String environment,
                                         @Nullable @QueryValue("thread_id") String threadId,
                                         @Nullable @QueryValue("trace_id") String traceId,
                                         @Nullable @QueryValue("span_id") String spanId,
                                         @Nullable @QueryValue String format) throws IOException {
-        ExportFormat exportFormat;
+        ExportFormat exportFormat = format(format);
+        ViewQuery query = ViewQuery.parse(project, from, to, profilerId, platform, release, threadId, traceId,
+                spanId, Instant.now()).withEnvironment(environment);
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        views.export(query, exportFormat, body);
+        return download(body.toByteArray(), exportFormat, ProfileViews.fileName(query, exportFormat));
+    }
+
+    /** An export as a download, named. */
+    static HttpResponse<byte[]> download(byte[] body, ExportFormat format, String fileName) {
+        return HttpResponse.ok(body).contentType(format.mediaType())
+                .header(HttpHeaders.CONTENT_DISPOSITION, "attachment; filename=\"" + fileName + "\"");
+    }
+
+    /** The {@code format} parameter; pprof when absent. */
+    static ExportFormat format(String format) {
         try {
-            exportFormat = ExportFormat.of(format == null ? "pprof" : format);
+            return ExportFormat.of(format == null ? "pprof" : format);
         } catch (IllegalArgumentException e) {
             throw ViewQuery.bad(e.getMessage());
         }
-        ViewQuery query = ViewQuery.parse(project, from, to, profilerId, platform, release, threadId, traceId,
-                spanId, Instant.now());
-        ByteArrayOutputStream body = new ByteArrayOutputStream();
-        views.export(query, exportFormat, body);
-        return HttpResponse.ok(body.toByteArray())
-                .contentType(exportFormat.mediaType())
-                .header(HttpHeaders.CONTENT_DISPOSITION,
-                        "attachment; filename=\"" + ProfileViews.fileName(query, exportFormat) + "\"");
     }
 }

@@ -11,8 +11,10 @@ import java.io.UncheckedIOException;
 
 /**
  * {@code GET /}: the flame-graph page, one hand-written HTML file in the jar (no CDN, no build step). It lists a
- * project's chunks in a time range, draws the flame graph of the range (all threads or one), shows a frame's full
- * name, file, samples and share under the pointer, and downloads the exports.
+ * project's chunks in a time range (the newest chunks when the last hour has none), draws the range's timeline (drag
+ * to narrow), its flame graph (all threads or one; a frame's full name, file, samples and share under the pointer),
+ * the traces with linked samples (click to filter the flame graph), a differential flame graph of two releases or
+ * ranges, and downloads the exports.
  */
 @Controller
 public class ProfileViewsPage {

@@ -12,18 +12,19 @@ import java.util.Locale;
 /**
  * What a view asks for: a project, a time range and filters, as the query string or the command line gives them.
  *
- * @param project    the project id
- * @param from       the range's start (inclusive)
- * @param to         the range's end (exclusive)
- * @param profilerId only chunks of this profiler (32 hex digits), or null
- * @param platform   only chunks of this platform, or null
- * @param release    only chunks of this release, or null
- * @param threadId   only samples of this thread, or null
- * @param traceId    only samples linked to this trace, or null
- * @param spanId     only samples linked to this span, or null
+ * @param project     the project id
+ * @param from        the range's start (inclusive)
+ * @param to          the range's end (exclusive)
+ * @param profilerId  only chunks of this profiler (32 hex digits), or null
+ * @param platform    only chunks of this platform, or null
+ * @param release     only chunks of this release, or null
+ * @param threadId    only samples of this thread, or null
+ * @param traceId     only samples linked to this trace, or null
+ * @param spanId      only samples linked to this span, or null
+ * @param environment only chunks of this environment, or null
  */
 public record ViewQuery(long project, Instant from, Instant to, String profilerId, String platform, String release,
-                        String threadId, String traceId, String spanId) {
+                        String threadId, String traceId, String spanId, String environment) {
     /** The range when none is given: the last hour. */
     static final Duration DEFAULT_RANGE = Duration.ofHours(1);
 
@@ -47,7 +48,39 @@ public record ViewQuery(long project, Instant from, Instant to, String profilerI
             throw bad("from (" + start + ") must be before to (" + end + ")");
         }
         return new ViewQuery(projectId, start, end, hex("profiler_id", profilerId, 32), blankToNull(platform),
-                blankToNull(release), blankToNull(threadId), hex("trace_id", traceId, 32), hex("span_id", spanId, 16));
+                blankToNull(release), blankToNull(threadId), hex("trace_id", traceId, 32), hex("span_id", spanId, 16),
+                null);
+    }
+
+    /** The same query for chunks of one environment only (null: any). */
+    public ViewQuery withEnvironment(String name) {
+        return new ViewQuery(project, from, to, profilerId, platform, release, threadId, traceId, spanId,
+                blankToNull(name));
+    }
+
+    /** The same query for chunks of one release only (null: any). */
+    public ViewQuery withRelease(String name) {
+        return new ViewQuery(project, from, to, profilerId, platform, blankToNull(name), threadId, traceId, spanId,
+                environment);
+    }
+
+    /** The same query over another range. */
+    public ViewQuery withRange(Instant start, Instant end) {
+        if (!start.isBefore(end)) {
+            throw bad("from (" + start + ") must be before to (" + end + ")");
+        }
+        return new ViewQuery(project, start, end, profilerId, platform, release, threadId, traceId, spanId,
+                environment);
+    }
+
+    /**
+     * The same query for the samples linked to one trace.
+     *
+     * @throws RelayError 400 when the trace id is not 32 hex digits
+     */
+    public ViewQuery withTrace(String id) {
+        return new ViewQuery(project, from, to, profilerId, platform, release, threadId, hex("trace_id", id, 32),
+                spanId, environment);
     }
 
     public ViewFilter filter() {
@@ -58,7 +91,7 @@ public record ViewQuery(long project, Instant from, Instant to, String profilerI
         return instant.getEpochSecond() * 1_000_000_000L + instant.getNano();
     }
 
-    private static Instant time(String name, String value) {
+    static Instant time(String name, String value) {
         try {
             if (value.matches("[0-9]+(\\.[0-9]+)?")) {
                 return Instant.ofEpochSecond(0, new java.math.BigDecimal(value).movePointRight(9).longValueExact());
@@ -80,7 +113,7 @@ public record ViewQuery(long project, Instant from, Instant to, String profilerI
         return normalised;
     }
 
-    private static String blankToNull(String value) {
+    static String blankToNull(String value) {
         return value == null || value.isBlank() ? null : value;
     }
 

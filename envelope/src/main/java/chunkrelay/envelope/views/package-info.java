@@ -1,5 +1,6 @@
 /**
- * Looking at what was archived: the query API over the bucket, the exports (pprof, speedscope, collapsed stacks,
- * OTLP), the flame-graph page, their access rules, and the {@code export} command line. Uses {@code errors}.
+ * Looking at what was archived: the query API over the bucket (profiles, traces, diffs, timelines), the exports
+ * (pprof, speedscope, collapsed stacks, OTLP), the page, their access rules, and the {@code export} command line's
+ * view code. Uses {@code errors}.
  */
 package chunkrelay.envelope.views;

@@ -13,8 +13,11 @@ import chunkrelay.storage.ChunkArchive;
 import chunkrelay.storage.EmbeddedS3Server;
 import chunkrelay.translate.ChunkTranslator;
 import chunkrelay.translate.TranslationContext;
+import chunkrelay.translate.view.MergedProfile;
 import chunkrelay.translate.view.PprofWriter;
+import chunkrelay.translate.view.ProfileDiff;
 import chunkrelay.translate.view.ProfileMerger;
+import chunkrelay.translate.view.Timeline;
 import chunkrelay.translate.view.ViewFilter;
 import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
 
@@ -31,15 +34,17 @@ import java.util.Map;
 /**
  * The pprof export of a range of chunks, as the views' profile route and the export command run it (list, read,
  * decompress, parse, merge, write gzipped pprof), against merely reading and decompressing the same objects, in the
- * same process against a real S3 server (S3Proxy in memory). CPU time of the measuring thread (the S3 server's own
- * threads are the same for both rows and not counted), median of rounds.
+ * same process against a real S3 server (S3Proxy in memory); likewise the diff of the range's two halves and its
+ * timeline. CPU time of the measuring thread (the S3 server's own threads are the same for every row and not
+ * counted), median of rounds.
  */
 final class ViewExportCost {
     static final int CHUNKS = 60;
     private static final int ROUNDS = 7;
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
-    record Result(long otlpBytes, double readMillis, double exportMillis, long pprofBytes) {
+    record Result(long otlpBytes, double readMillis, double exportMillis, long pprofBytes, double diffMillis,
+                  double timelineMillis) {
     }
 
     private ViewExportCost() {
@@ -63,6 +68,8 @@ final class ViewExportCost {
             }
             double[] read = new double[ROUNDS];
             double[] export = new double[ROUNDS];
+            double[] diff = new double[ROUNDS];
+            double[] timeline = new double[ROUNDS];
             long pprofBytes = 0;
             for (int round = 0; round < ROUNDS; round++) {
                 long start = THREADS.getCurrentThreadCpuTime();
@@ -83,9 +90,43 @@ final class ViewExportCost {
                 PprofWriter.write(merger.result(), out);
                 export[round] = (THREADS.getCurrentThreadCpuTime() - start) / 1e6;
                 pprofBytes = out.count;
+
+                // the diff route: the range's first half against its second half, each merged, then compared
+                start = THREADS.getCurrentThreadCpuTime();
+                ProfileMerger baseline = new ProfileMerger(ViewFilter.all());
+                ProfileMerger comparison = new ProfileMerger(ViewFilter.all());
+                for (ArchivedChunk chunk : archive.list("1", day, day)) {
+                    ExportProfilesServiceRequest request = ExportProfilesServiceRequest.parseFrom(archive.readOtlp(chunk));
+                    (chunkIndex(chunk) < CHUNKS / 2 ? baseline : comparison).add(request);
+                }
+                ProfileDiff.Result compared = ProfileDiff.compare("first half", baseline.result(), "second half",
+                        comparison.result());
+                diff[round] = (THREADS.getCurrentThreadCpuTime() - start) / 1e6;
+                if (compared.functions().isEmpty()) {
+                    throw new IllegalStateException("an empty diff");
+                }
+
+                start = THREADS.getCurrentThreadCpuTime();
+                ProfileMerger all = new ProfileMerger(ViewFilter.all());
+                for (ArchivedChunk chunk : archive.list("1", day, day)) {
+                    all.add(ExportProfilesServiceRequest.parseFrom(archive.readOtlp(chunk)));
+                }
+                MergedProfile merged = all.result();
+                long step = (merged.endNanos() - merged.startNanos()) / 120 + 1;
+                Timeline.Result steps = Timeline.of(merged, merged.startNanos(), step, 120, Timeline.By.THREAD);
+                timeline[round] = (THREADS.getCurrentThreadCpuTime() - start) / 1e6;
+                if (steps.series().stream().mapToLong(Timeline.Series::samples).sum() != merged.sampleCount()) {
+                    throw new IllegalStateException("the timeline lost samples");
+                }
             }
-            return new Result((long) otlpBytes.length * CHUNKS, median(read), median(export), pprofBytes);
+            return new Result((long) otlpBytes.length * CHUNKS, median(read), median(export), pprofBytes,
+                    median(diff), median(timeline));
         }
+    }
+
+    /** The chunk's place in the range: its chunk id is its index plus one. */
+    private static int chunkIndex(ArchivedChunk chunk) {
+        return Integer.parseInt(chunk.key().chunkId(), 16) - 1;
     }
 
     private static double median(double[] values) {
@@ -114,6 +155,10 @@ final class ViewExportCost {
                         r.readMillis(), mb / (r.readMillis() / 1e3)),
                 String.format(Locale.ROOT, "pprof export (merge, gzip) %8.1f ms CPU  %8.1f MB/s of OTLP   x %.2f;"
                         + " %d bytes of gzipped pprof", r.exportMillis(), mb / (r.exportMillis() / 1e3),
-                        r.exportMillis() / r.readMillis(), r.pprofBytes()));
+                        r.exportMillis() / r.readMillis(), r.pprofBytes()),
+                String.format(Locale.ROOT, "diff of its two halves     %8.1f ms CPU  %8.1f MB/s of OTLP   x %.2f",
+                        r.diffMillis(), mb / (r.diffMillis() / 1e3), r.diffMillis() / r.readMillis()),
+                String.format(Locale.ROOT, "timeline, 120 steps        %8.1f ms CPU  %8.1f MB/s of OTLP   x %.2f",
+                        r.timelineMillis(), mb / (r.timelineMillis() / 1e3), r.timelineMillis() / r.readMillis()));
     }
 }

@@ -129,6 +129,27 @@ final class HeadlessChromium implements AutoCloseable {
         call("Input.dispatchMouseEvent", JSON.createObjectNode().put("type", "mouseMoved").put("x", x).put("y", y));
     }
 
+    /** A left click at a point of the viewport. */
+    void click(double x, double y) throws Exception {
+        mouse("mousePressed", x, y);
+        mouse("mouseReleased", x, y);
+    }
+
+    /** A left-button drag from one point to another, in a few moves. */
+    void drag(double fromX, double fromY, double toX, double toY) throws Exception {
+        mouse("mousePressed", fromX, fromY);
+        for (int step = 1; step <= 4; step++) {
+            call("Input.dispatchMouseEvent", JSON.createObjectNode().put("type", "mouseMoved").put("button", "left")
+                    .put("buttons", 1).put("x", fromX + (toX - fromX) * step / 4).put("y", fromY + (toY - fromY) * step / 4));
+        }
+        mouse("mouseReleased", toX, toY);
+    }
+
+    private void mouse(String type, double x, double y) throws Exception {
+        call("Input.dispatchMouseEvent", JSON.createObjectNode().put("type", type).put("x", x).put("y", y)
+                .put("button", "left").put("clickCount", 1));
+    }
+
     byte[] screenshot() throws Exception {
         return java.util.Base64.getDecoder().decode(call("Page.captureScreenshot",
                 JSON.createObjectNode().put("format", "png")).path("data").asText());

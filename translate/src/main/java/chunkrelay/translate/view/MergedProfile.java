@@ -10,6 +10,12 @@ import java.util.List;
  * timestamps of its samples. Built by {@link ProfileMerger}; read by the writers.
  */
 public final class MergedProfile {
+    /**
+     * The one frame of a sample whose stack is empty (idle time in JavaScript's self-profiling API, idle threads
+     * elsewhere): every export and the page show such samples under this name.
+     */
+    public static final String NO_STACK = "(no stack)";
+
     /** A function: its name (qualified for JVM frames), system name and file. */
     public record Function(String name, String systemName, String file) {
     }
@@ -53,6 +59,8 @@ public final class MergedProfile {
     long startNanos = Long.MAX_VALUE;
     long endNanos = Long.MIN_VALUE;
     int chunks;
+    /** The location of the {@link #NO_STACK} frame, -1 while no sample needed it. */
+    int noStackLocation = -1;
 
     MergedProfile() {
     }
@@ -94,6 +102,25 @@ public final class MergedProfile {
     /** The last sample's time plus its period. */
     public long endNanos() {
         return endNanos;
+    }
+
+    /**
+     * Whether a merged stack stands for an empty one (its only location is the {@link #NO_STACK} frame); the OTLP
+     * export writes such samples with their original empty stack.
+     */
+    public boolean isNoStack(int stack) {
+        int[] locations = stacks.get(stack);
+        return locations.length == 1 && locations[0] == noStackLocation;
+    }
+
+    /** Whether a location is the {@link #NO_STACK} frame's. */
+    public boolean isNoStackLocation(int location) {
+        return location == noStackLocation && noStackLocation >= 0;
+    }
+
+    /** Whether a function is the {@link #NO_STACK} frame's. */
+    public boolean isNoStackFunction(int function) {
+        return noStackLocation >= 0 && locations.get(noStackLocation).lines().get(0).function() == function;
     }
 
     public int chunks() {

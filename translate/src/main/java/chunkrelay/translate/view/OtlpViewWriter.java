@@ -42,6 +42,9 @@ public final class OtlpViewWriter {
         ProfilesDictionaryBuilder dictionary = new ProfilesDictionaryBuilder();
         int[] functions = new int[profile.functions().size()];
         for (int f = 0; f < functions.length; f++) {
+            if (profile.isNoStackFunction(f)) {
+                continue;
+            }
             MergedProfile.Function function = profile.functions().get(f);
             functions[f] = dictionary.function(Function.newBuilder().setNameStrindex(dictionary.string(function.name()))
                     .setSystemNameStrindex(dictionary.string(function.systemName()))
@@ -49,6 +52,9 @@ public final class OtlpViewWriter {
         }
         int[] locations = new int[profile.locations().size()];
         for (int l = 0; l < locations.length; l++) {
+            if (profile.isNoStackLocation(l)) {
+                continue;
+            }
             MergedProfile.Location location = profile.locations().get(l);
             Location.Builder otlp = Location.newBuilder().setAddress(location.address());
             for (MergedProfile.Line line : location.lines()) {
@@ -76,8 +82,10 @@ public final class OtlpViewWriter {
         for (List<MergedProfile.SampleGroup> same : byIdentity.values()) {
             MergedProfile.SampleGroup group = same.get(0);
             Stack.Builder stack = Stack.newBuilder();
-            for (int location : profile.stacks().get(group.stack())) {
-                stack.addLocationIndices(locations[location]);
+            if (!profile.isNoStack(group.stack())) {
+                for (int location : profile.stacks().get(group.stack())) {
+                    stack.addLocationIndices(locations[location]);
+                }
             }
             Sample.Builder sample = Sample.newBuilder().setStackIndex(dictionary.stack(stack.build()));
             MergedProfile.Thread thread = profile.threads().get(group.thread());

@@ -193,6 +193,15 @@ public final class ProfileMerger {
         private int stack(int index) {
             if (stackOf[index] == -1) {
                 List<Integer> dictionaryLocations = dictionary.getStackTable(index).getLocationIndicesList();
+                if (dictionaryLocations.isEmpty()) {
+                    // an SDK's idle sample (the JS self-profiling API records idle time so): one named frame, so
+                    // that no export drops it or writes a nameless line
+                    stackOf[index] = stacks.computeIfAbsent(new StackKey(new int[] {noStackLocation()}), k -> {
+                        merged.stacks.add(k.locations());
+                        return merged.stacks.size() - 1;
+                    });
+                    return stackOf[index];
+                }
                 int[] mapped = new int[dictionaryLocations.size()];
                 for (int i = 0; i < mapped.length; i++) {
                     mapped[i] = location(dictionaryLocations.get(i));
@@ -235,6 +244,17 @@ public final class ProfileMerger {
             }
             return functionOf[index];
         }
+    }
+
+    /** The merged location of the {@link MergedProfile#NO_STACK} frame, added on first use. */
+    private int noStackLocation() {
+        if (merged.noStackLocation < 0) {
+            merged.functions.add(new MergedProfile.Function(MergedProfile.NO_STACK, null, null));
+            merged.locations.add(new MergedProfile.Location(0, List.of(
+                    new MergedProfile.Line(merged.functions.size() - 1, 0))));
+            merged.noStackLocation = merged.locations.size() - 1;
+        }
+        return merged.noStackLocation;
     }
 
     private static String resourceAttribute(ResourceProfiles resource, String key) {
