@@ -1,6 +1,7 @@
 package chunkrelay.envelope;
 
 import io.micronaut.context.ApplicationContext;
+import io.micronaut.context.env.Environment;
 import picocli.CommandLine;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.UnmatchedArgumentException;
@@ -47,9 +48,14 @@ final class CommandLines {
         return line.getCommandSpec().exitCodeOnInvalidInput();
     }
 
-    /** The relay's beans and configuration ({@code relay.*}), with no HTTP server. */
+    /**
+     * The relay's beans and configuration ({@code relay.*}) in the {@code cli} environment, with no HTTP server: the
+     * beans of background work are absent from it ({@code UpstreamForwarder}, {@code RecoveryPass}) or start it on
+     * the server's start-up only ({@code ChunkDerivations}' recovery passes and heartbeats), so a command line
+     * sends nothing upstream, claims nothing and returns once its own work is done.
+     */
     static ApplicationContext context() {
-        return ApplicationContext.run();
+        return ApplicationContext.builder().environments(Environment.CLI).start();
     }
 
     static String rootMessage(Throwable e) {
