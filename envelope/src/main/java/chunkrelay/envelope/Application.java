@@ -6,7 +6,7 @@ import java.util.Arrays;
 
 /**
  * Runs the relay, or with {@code replay} or {@code export} as first argument that command ({@link ReplayCli},
- * {@link ExportCli}), which exits with its own code.
+ * {@link ExportCli}, parsed by picocli; {@code --help} prints their options), which exits with its own code.
  */
 public class Application {
     public static void main(String[] args) {

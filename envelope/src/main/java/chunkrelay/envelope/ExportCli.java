@@ -10,16 +10,24 @@ import chunkrelay.storage.ArchiveUnavailableException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.context.exceptions.BeanInstantiationException;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.TypeConversionException;
 
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
+import java.util.Locale;
+import java.util.concurrent.Callable;
 
 /**
  * {@code java -jar envelope.jar export --project 1 --from <time> --to <time> --format pprof --out profile.pb.gz}
@@ -29,60 +37,85 @@ import java.util.Map;
  * --comparison …} write the API's {@code traces} and {@code diff} JSON. Exit code 0 when the file is written, 1 when
  * the archive cannot be read, 2 for a usage or configuration error.
  */
-public final class ExportCli {
+@Command(name = ExportCli.COMMAND, sortOptions = false,
+        description = {"Writes the merged profile of the project's archived chunks, as the query API's profile export"
+                + " does, from the archive of the relay's relay.storage.* configuration.",
+                "Times are RFC 3339 (2026-11-22T02:00:00Z) or Unix seconds; the range defaults to the last hour."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:the file is written", "1:the archive or the file could not be read or written",
+                "2:usage or configuration error"})
+public final class ExportCli implements Callable<Integer> {
     static final String COMMAND = "export";
     static final int OK = 0;
     static final int FAILED = 1;
-    static final int USAGE = 2;
-    static final String USAGE_TEXT = "usage: export --project <id> [--from <time>] [--to <time>]"
-            + " [--format pprof|speedscope|collapsed|otlp|traces|diff] --out <file> [--profiler-id <hex>]"
-            + " [--thread-id <id>] [--trace-id <hex>] [--span-id <hex>] [--platform <name>] [--release <release>]"
-            + " [--environment <name>] [--baseline <from>/<to>|release:<name> --comparison <from>/<to>|release:<name>]\n"
-            + "  times are RFC 3339 (2026-11-22T02:00:00Z) or Unix seconds; the range defaults to the last hour;"
-            + " reads the archive of the relay's relay.storage.* configuration";
-    private static final List<String> OPTIONS = List.of("--project", "--from", "--to", "--format", "--out",
-            "--profiler-id", "--thread-id", "--trace-id", "--span-id", "--platform", "--release", "--environment",
-            "--baseline", "--comparison");
+    static final int USAGE = CommandLines.USAGE;
 
-    private ExportCli() {
-    }
+    @Spec
+    private CommandSpec spec;
+    @Option(names = "--project", required = true, paramLabel = "<id>", description = "the numeric project id")
+    private String project;
+    @Option(names = "--from", paramLabel = "<time>", description = "the start of the range, inclusive"
+            + " (default: an hour before --to)")
+    private String from;
+    @Option(names = "--to", paramLabel = "<time>", description = "the end of the range, exclusive (default: now)")
+    private String to;
+    @Option(names = "--format", paramLabel = "<format>", defaultValue = "pprof", converter = Format.class,
+            description = "pprof, speedscope, collapsed or otlp (a profile); traces (the traces with linked samples)"
+                    + " or diff (the differential profile of --baseline and --comparison), as the query API's JSON"
+                    + " (default: ${DEFAULT-VALUE})")
+    private String format;
+    @Option(names = "--out", required = true, paramLabel = "<file>", description = "the file to write")
+    private Path file;
+    @Option(names = "--profiler-id", paramLabel = "<hex>", description = "only this profiler's chunks")
+    private String profilerId;
+    @Option(names = "--thread-id", paramLabel = "<id>", description = "only this thread's samples")
+    private String threadId;
+    @Option(names = "--trace-id", paramLabel = "<hex>", description = "only samples linked to a span of this trace")
+    private String traceId;
+    @Option(names = "--span-id", paramLabel = "<hex>", description = "only samples linked to this span")
+    private String spanId;
+    @Option(names = "--platform", paramLabel = "<name>", description = "only chunks of this platform")
+    private String platform;
+    @Option(names = "--release", paramLabel = "<release>", description = "only chunks of this release")
+    private String release;
+    @Option(names = "--environment", paramLabel = "<name>", description = "only chunks of this environment")
+    private String environment;
+    @Option(names = "--baseline", paramLabel = "<side>", description = "with --format diff: <from>/<to> or"
+            + " release:<name>")
+    private String baseline;
+    @Option(names = "--comparison", paramLabel = "<side>", description = "with --format diff: <from>/<to> or"
+            + " release:<name>")
+    private String comparison;
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "print this help and exit")
+    private boolean help;
 
     /** Runs the command and returns the process exit code; {@code args} excludes the command name. */
     public static int run(List<String> args, PrintStream out, PrintStream err) {
-        Map<String, String> options;
+        return CommandLines.execute(new ExportCli(), args, out, err);
+    }
+
+    @Override
+    public Integer call() {
         ViewQuery query;
-        ExportFormat format;
-        Path file;
         try {
-            options = options(args);
-            if (!options.containsKey("--project") || !options.containsKey("--out")) {
-                throw new IllegalArgumentException("--project and --out are required");
-            }
-            query = ViewQuery.parse(options.get("--project"), options.get("--from"), options.get("--to"),
-                    options.get("--profiler-id"), options.get("--platform"), options.get("--release"),
-                    options.get("--thread-id"), options.get("--trace-id"), options.get("--span-id"), Instant.now())
-                    .withEnvironment(options.get("--environment"));
-            String formatName = options.getOrDefault("--format", "pprof");
-            format = QuestionExport.handles(formatName) ? null : ExportFormat.of(formatName);
-            file = Path.of(options.get("--out"));
-        } catch (IllegalArgumentException | RelayError e) {
-            err.println("export: " + e.getMessage());
-            err.println(USAGE_TEXT);
-            return USAGE;
+            query = ViewQuery.parse(project, from, to, profilerId, platform, release, threadId, traceId, spanId,
+                    Instant.now()).withEnvironment(environment);
+        } catch (RelayError e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
         }
-        try (ApplicationContext context = ApplicationContext.run()) {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        try (ApplicationContext context = CommandLines.context()) {
             ProfileViews views = context.getBean(ProfileViews.class);
             try (OutputStream stream = Files.newOutputStream(file)) {
-                if (format == null) {
-                    QuestionExport.write(options.get("--format"), query, options.get("--baseline"),
-                            options.get("--comparison"), context.getBean(ProfileQuestions.class),
+                if (QuestionExport.handles(format)) {
+                    QuestionExport.write(format, query, baseline, comparison, context.getBean(ProfileQuestions.class),
                             context.getBean(ObjectMapper.class), stream);
                 } else {
-                    views.export(query, format, stream);
+                    views.export(query, ExportFormat.of(format), stream);
                 }
             }
-            out.println("export: wrote " + file + " (" + Files.size(file) + " bytes, "
-                    + options.getOrDefault("--format", "pprof")
+            out.println("export: wrote " + file + " (" + Files.size(file) + " bytes, " + format
                     + ", project " + query.project() + ", " + query.from() + " to " + query.to() + ")");
             return OK;
         } catch (RelayError e) {
@@ -97,27 +130,20 @@ public final class ExportCli {
         }
     }
 
-    private static Map<String, String> options(List<String> args) {
-        Map<String, String> options = new HashMap<>();
-        for (int i = 0; i < args.size(); i++) {
-            String arg = args.get(i);
-            int equals = arg.indexOf('=');
-            String name = equals < 0 ? arg : arg.substring(0, equals);
-            if (!OPTIONS.contains(name)) {
-                throw new IllegalArgumentException("unknown argument '" + arg + "'");
+    /** A format name as the query API takes it, in any case: a profile format, or one of the JSON answers. */
+    static final class Format implements ITypeConverter<String> {
+        @Override
+        public String convert(String value) {
+            String name = value.toLowerCase(Locale.ROOT);
+            if (QuestionExport.handles(name)) {
+                return name;
             }
-            String value;
-            if (equals >= 0) {
-                value = arg.substring(equals + 1);
-            } else if (i + 1 < args.size()) {
-                value = args.get(++i);
-            } else {
-                throw new IllegalArgumentException(name + " needs a value");
-            }
-            if (options.put(name, value) != null) {
-                throw new IllegalArgumentException(name + " given twice");
+            try {
+                return ExportFormat.of(name).name().toLowerCase(Locale.ROOT);
+            } catch (IllegalArgumentException e) {
+                throw new TypeConversionException("format must be pprof, speedscope, collapsed, otlp, traces or diff,"
+                        + " got '" + value + "'");
             }
         }
-        return options;
     }
 }

@@ -10,6 +10,7 @@ import chunkrelay.translate.export.OtlpHttpExporter;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micronaut.context.annotation.Requires;
+import io.micronaut.context.env.Environment;
 import io.micronaut.context.event.ApplicationEventListener;
 import io.micronaut.runtime.server.event.ServerStartupEvent;
 import jakarta.annotation.PreDestroy;
@@ -47,10 +48,11 @@ import java.util.concurrent.TimeUnit;
  * chunk to another replica one or two leases later. After claiming, the delivery marker is checked again (another
  * replica may just have delivered it); after a 2xx the marker is written, then the lease removed.
  *
- * <p>Runs in the server only (not in the {@code replay} command), on one thread of its own.
+ * <p>Runs in the server only, on one thread of its own; absent from the command lines' {@code cli} environment.
  */
 @Singleton
 @Requires(property = "relay.otlp.endpoint")
+@Requires(notEnv = Environment.CLI)
 public class RecoveryPass implements ApplicationEventListener<ServerStartupEvent> {
     private static final Logger LOG = LoggerFactory.getLogger(RecoveryPass.class);
     static final String HEARTBEATS = "forwarders/";

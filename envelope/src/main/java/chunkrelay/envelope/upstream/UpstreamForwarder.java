@@ -7,6 +7,8 @@ import chunkrelay.storage.ChunkArchive;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micronaut.context.annotation.Context;
+import io.micronaut.context.annotation.Requires;
+import io.micronaut.context.env.Environment;
 import io.micronaut.http.HttpHeaders;
 import io.micronaut.http.HttpStatus;
 import jakarta.annotation.PreDestroy;
@@ -42,9 +44,11 @@ import java.util.concurrent.locks.LockSupport;
  * the spool is sent oldest first, retried with a backoff from 1 s growing by half up to 60 s, for at most
  * {@code relay.upstream.max-age}, and each object deleted once the upstream took it, after a restart too. Every
  * other answer is final (a 429's limits are cached for the key).
- * Created at start-up ({@code @Context}), so that a restarted relay sends its spool before any SDK writes to it.
+ * Created at start-up ({@code @Context}), so that a restarted relay sends its spool before any SDK writes to it; not
+ * at all in the command lines' {@code cli} environment, which leave the spool to the relays.
  */
 @Context
+@Requires(notEnv = Environment.CLI)
 public class UpstreamForwarder {
     private static final Logger LOG = LoggerFactory.getLogger(UpstreamForwarder.class);
     static final String SPOOL_PREFIX = "upstream-spool/";

@@ -1,0 +1,68 @@
+package chunkrelay.envelope;
+
+import io.micronaut.context.ApplicationContext;
+import io.micronaut.context.env.Environment;
+import picocli.CommandLine;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.UnmatchedArgumentException;
+
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.util.List;
+
+/**
+ * What the command lines share: picocli parses their options and prints their generated help, a refused argument
+ * prints the reason, the synopsis and a pointer to {@code --help} with exit code 2, and the relay's configuration is
+ * read through an application context without an HTTP server.
+ */
+final class CommandLines {
+    /** Exit code of a usage or configuration error, picocli's default for invalid input too. */
+    static final int USAGE = 2;
+
+    private CommandLines() {
+    }
+
+    /** Parses {@code args} (without the command name) into {@code command}, runs it and returns the exit code. */
+    static int execute(Object command, List<String> args, PrintStream out, PrintStream err) {
+        PrintWriter outWriter = new PrintWriter(out, true);
+        PrintWriter errWriter = new PrintWriter(err, true);
+        CommandLine line = new CommandLine(command)
+                .setOut(outWriter)
+                .setErr(errWriter)
+                .setUsageHelpAutoWidth(true)
+                .setParameterExceptionHandler(CommandLines::refuse);
+        line.getCommandSpec().exitCodeOnInvalidInput(USAGE);
+        int code = line.execute(args.toArray(String[]::new));
+        outWriter.flush();
+        errWriter.flush();
+        return code;
+    }
+
+    private static int refuse(ParameterException e, String[] args) {
+        CommandLine line = e.getCommandLine();
+        PrintWriter err = line.getErr();
+        err.println(line.getCommandName() + ": " + e.getMessage());
+        UnmatchedArgumentException.printSuggestions(e, err);
+        err.print(line.getHelp().fullSynopsis());
+        err.println("Try '" + line.getCommandName() + " --help' for more information.");
+        return line.getCommandSpec().exitCodeOnInvalidInput();
+    }
+
+    /**
+     * The relay's beans and configuration ({@code relay.*}) in the {@code cli} environment, with no HTTP server: the
+     * beans of background work are absent from it ({@code UpstreamForwarder}, {@code RecoveryPass}) or start it on
+     * the server's start-up only ({@code ChunkDerivations}' recovery passes and heartbeats), so a command line
+     * sends nothing upstream, claims nothing and returns once its own work is done.
+     */
+    static ApplicationContext context() {
+        return ApplicationContext.builder().environments(Environment.CLI).start();
+    }
+
+    static String rootMessage(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null) {
+            root = root.getCause();
+        }
+        return root.getMessage();
+    }
+}
