@@ -22,6 +22,8 @@ import java.time.Duration;
  * @param retryMax             longest wait between attempts
  * @param clientReportInterval how often the relay's own drops are reported upstream
  * @param senders              requests to the upstream in flight at once
+ * @param spoolClaim           how long a relay's claim on a spooled envelope holds (renewed while it keeps trying);
+ *                             an envelope whose claimant died waits one to two of these before another relay sends it
  */
 @ConfigurationProperties("relay.upstream")
 public record UpstreamConfig(
@@ -36,7 +38,8 @@ public record UpstreamConfig(
         @Bindable(defaultValue = "1s") Duration retryInitial,
         @Bindable(defaultValue = "60s") Duration retryMax,
         @Bindable(defaultValue = "5s") Duration clientReportInterval,
-        @Bindable(defaultValue = "2") int senders) {
+        @Bindable(defaultValue = "2") int senders,
+        @Bindable(defaultValue = "60s") Duration spoolClaim) {
 
     public boolean enabled() {
         return url != null && !url.isBlank();

@@ -54,8 +54,6 @@ public class UpstreamForwarder {
     static final String SPOOL_PREFIX = "upstream-spool/";
     /** Claims on spooled envelopes, so that replicas sharing the bucket send each one once. */
     static final String CLAIM_PREFIX = "upstream-spool-claims/";
-    /** How long a claim holds; its holder renews it each period while it keeps trying. */
-    private static final long CLAIM_PERIOD_MILLIS = 60_000;
     private static final String RATE_LIMITS = "X-Sentry-Rate-Limits";
 
     private final UpstreamConfig config;
@@ -373,7 +371,7 @@ public class UpstreamForwarder {
      */
     private boolean claim(String key) {
         String name = key.substring(SPOOL_PREFIX.length());
-        long period = clock.millis() / CLAIM_PERIOD_MILLIS;
+        long period = clock.millis() / config.spoolClaim().toMillis();
         Long held = claims.get(key);
         if (held != null && held == period) {
             return true;
