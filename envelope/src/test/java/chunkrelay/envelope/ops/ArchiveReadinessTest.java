@@ -92,6 +92,21 @@ class ArchiveReadinessTest implements TestPropertyProvider {
         assertEquals(0, metrics.value("relay_chunks_duplicates_total"));
     }
 
+    @Test
+    void viewsAnswer503InRelaysShapeWhileTheArchiveIsUnreachable() throws Exception {
+        awaitStatus("/api/v1/projects", 200);
+        s3.stop();
+        try {
+            HttpResponse<String> answer = get("/api/v1/projects");
+            assertEquals(503, answer.statusCode(), answer.body());
+            assertEquals("archive unavailable", JSON.readTree(answer.body()).path("detail").asText(), answer.body());
+            assertEquals("10", answer.headers().firstValue("Retry-After").orElse(null));
+        } finally {
+            s3.restart();
+        }
+        awaitStatus("/api/v1/projects", 200);
+    }
+
     private void awaitStatus(String path, int status) throws IOException, InterruptedException {
         long giveUp = System.nanoTime() + Duration.ofSeconds(15).toNanos();
         int last;
