@@ -10,6 +10,7 @@ import com.google.protobuf.WireFormat;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -198,7 +199,7 @@ public final class PerfettoTraceConverter {
         result.add(SAMPLE_BYTES);
         int sample = sampleStacks.size();
         if (sample == sampleTimes.length) {
-            sampleTimes = java.util.Arrays.copyOf(sampleTimes, sample * 2);
+            sampleTimes = Arrays.copyOf(sampleTimes, sample * 2);
         }
         sampleTimes[sample] = packet.getTimestamp();
         sampleStacks.add(stackId);
@@ -267,7 +268,7 @@ public final class PerfettoTraceConverter {
                     "the trace has no ClockSnapshot with both REALTIME and its trace clock: its samples cannot be "
                             + "placed in time");
         }
-        long[] times = java.util.Arrays.copyOf(sampleTimes, count);
+        long[] times = Arrays.copyOf(sampleTimes, count);
         for (int i = 0; i < count; i++) {
             if (times[i] < 0) {
                 throw new PerfettoTraceException(PerfettoTraceException.Kind.INVALID,

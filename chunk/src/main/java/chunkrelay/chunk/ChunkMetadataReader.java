@@ -1,0 +1,213 @@
+package chunkrelay.chunk;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Reads the chunk-level objects every chunk format carries in its JSON (V2, Android ART and Perfetto metadata):
+ * {@code client_sdk}, {@code debug_meta} and {@code measurements}, with the checks of Relay's serde structs.
+ */
+final class ChunkMetadataReader {
+    private ChunkMetadataReader() {
+    }
+
+    static ClientSdk clientSdk(JsonParser p) throws IOException, ChunkSchemaException {
+        JsonValues.expectObject(p, "client_sdk");
+        JsonFields seen = new JsonFields("client_sdk.");
+        String name = null;
+        String version = null;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            p.nextToken();
+            switch (field) {
+                case "name" -> {
+                    seen.mark(field);
+                    name = JsonValues.string(p, "client_sdk.name");
+                }
+                case "version" -> {
+                    seen.mark(field);
+                    version = JsonValues.string(p, "client_sdk.version");
+                }
+                default -> p.skipChildren();
+            }
+        }
+        seen.require("name", "version");
+        return new ClientSdk(name, version);
+    }
+
+    static List<DebugImage> debugImages(JsonParser p) throws IOException, ChunkSchemaException {
+        JsonValues.expectObject(p, "debug_meta");
+        JsonFields seen = new JsonFields("debug_meta.");
+        List<DebugImage> images = new ArrayList<>();
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            p.nextToken();
+            if (field.equals("images")) {
+                seen.mark(field);
+                JsonValues.expectArray(p, "debug_meta.images");
+                while (p.nextToken() != JsonToken.END_ARRAY) {
+                    images.add(debugImage(p, "debug_meta.images[" + images.size() + "]"));
+                }
+            } else {
+                p.skipChildren();
+            }
+        }
+        seen.require("images");
+        return images;
+    }
+
+    private static DebugImage debugImage(JsonParser p, String path) throws IOException, ChunkSchemaException {
+        JsonValues.expectObject(p, path);
+        JsonFields seen = new JsonFields(path + ".");
+        String type = null;
+        String codeFile = null;
+        String debugId = null;
+        Long imageAddr = null;
+        Long imageVmaddr = null;
+        long imageSize = 0;
+        String uuid = null;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            p.nextToken();
+            String fieldPath = path + "." + field;
+            switch (field) {
+                case "type" -> {
+                    seen.mark(field);
+                    type = JsonValues.string(p, fieldPath);
+                    if (!DebugImageTypes.contains(type)) {
+                        throw new ChunkSchemaException(fieldPath + ": unknown variant \""
+                                + JsonValues.abbreviate(type) + "\", expected one of " + DebugImageTypes.NAMES);
+                    }
+                }
+                case "code_file", "name" -> {
+                    seen.mark("code_file");
+                    codeFile = JsonValues.optionalString(p, fieldPath);
+                }
+                case "debug_id", "id" -> {
+                    seen.mark("debug_id");
+                    debugId = JsonValues.optionalString(p, fieldPath);
+                    if (debugId != null && !DebugImageTypes.isDebugId(debugId)) {
+                        throw new ChunkSchemaException(fieldPath + ": \"" + JsonValues.abbreviate(debugId)
+                                + "\" is not a debug id");
+                    }
+                }
+                case "image_addr" -> {
+                    seen.mark(field);
+                    imageAddr = JsonValues.optionalAddress(p, fieldPath);
+                }
+                case "image_vmaddr" -> {
+                    seen.mark(field);
+                    imageVmaddr = JsonValues.optionalAddress(p, fieldPath);
+                }
+                case "image_size" -> {
+                    seen.mark(field);
+                    imageSize = numberOrNumericString(p, fieldPath);
+                }
+                case "uuid", "build_id" -> {
+                    seen.mark("uuid");
+                    uuid = JsonValues.optionalString(p, fieldPath);
+                    if (uuid != null && SentryUuid.parseOrNull(uuid) == null) {
+                        throw new ChunkSchemaException(fieldPath + ": \"" + JsonValues.abbreviate(uuid)
+                                + "\" is not a UUID");
+                    }
+                }
+                default -> p.skipChildren();
+            }
+        }
+        seen.require("type");
+        return new DebugImage(type, imageAddr, imageSize == 0 ? null : imageSize, imageVmaddr, codeFile,
+                debugId, null, uuid, null);
+    }
+
+    /** Relay's {@code deserialize_number_from_string} into u64: a JSON u64 or a string holding one. */
+    private static long numberOrNumericString(JsonParser p, String path) throws IOException, ChunkSchemaException {
+        if (p.currentToken() == JsonToken.VALUE_STRING) {
+            Long value = JsonValues.parseUnsignedAscii(p.getText(), 10);
+            if (value == null) {
+                throw new ChunkSchemaException(path + ": \"" + JsonValues.abbreviate(p.getText())
+                        + "\" is not an unsigned 64-bit integer");
+            }
+            return value;
+        }
+        return JsonValues.u64(p, path);
+    }
+
+    static Map<String, Measurement> measurements(JsonParser p) throws IOException, ChunkSchemaException {
+        JsonValues.expectObject(p, "measurements");
+        Map<String, Measurement> result = new TreeMap<>();
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String key = JsonValues.unicode(p.currentName(), "measurements");
+            p.nextToken();
+            result.put(key, measurement(p, "measurements." + JsonValues.abbreviate(key)));
+        }
+        return result;
+    }
+
+    private static Measurement measurement(JsonParser p, String path) throws IOException, ChunkSchemaException {
+        JsonValues.expectObject(p, path);
+        JsonFields seen = new JsonFields(path + ".");
+        String unit = null;
+        List<double[]> values = new ArrayList<>();
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            p.nextToken();
+            switch (field) {
+                case "unit" -> {
+                    seen.mark(field);
+                    unit = MeasurementUnits.canonical(JsonValues.string(p, path + ".unit"));
+                    if (unit == null) {
+                        throw new ChunkSchemaException(path + ".unit: unknown variant \""
+                                + JsonValues.abbreviate(p.getText()) + "\", expected one of " + MeasurementUnits.NAMES);
+                    }
+                }
+                case "values" -> {
+                    seen.mark(field);
+                    values.clear();
+                    JsonValues.expectArray(p, path + ".values");
+                    while (p.nextToken() != JsonToken.END_ARRAY) {
+                        values.add(measurementValue(p, path + ".values[" + values.size() + "]"));
+                    }
+                }
+                default -> p.skipChildren();
+            }
+        }
+        seen.require("unit", "values");
+        double[] timestampsOut = new double[values.size()];
+        double[] valuesOut = new double[values.size()];
+        for (int i = 0; i < values.size(); i++) {
+            timestampsOut[i] = values.get(i)[0];
+            valuesOut[i] = values.get(i)[1];
+        }
+        return new Measurement(unit, timestampsOut, valuesOut);
+    }
+
+    private static double[] measurementValue(JsonParser p, String path) throws IOException, ChunkSchemaException {
+        JsonValues.expectObject(p, path);
+        JsonFields seen = new JsonFields(path + ".");
+        double timestamp = 0;
+        double value = 0;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            p.nextToken();
+            switch (field) {
+                case "timestamp" -> {
+                    seen.mark(field);
+                    timestamp = JsonValues.finiteDouble(p, path + ".timestamp");
+                }
+                case "value" -> {
+                    seen.mark(field);
+                    value = JsonValues.finiteDouble(p, path + ".value");
+                }
+                default -> p.skipChildren();
+            }
+        }
+        seen.require("timestamp", "value");
+        return new double[] {timestamp, value};
+    }
+}

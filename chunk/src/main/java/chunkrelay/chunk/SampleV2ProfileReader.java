@@ -1,0 +1,318 @@
+package chunkrelay.chunk;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Reads a V2 chunk's {@code profile} object: samples straight into primitive arrays (repeated thread ids share one
+ * String), stacks into one flat array of frame indices, frames deduplicated against the empty frame, thread metadata.
+ */
+final class SampleV2ProfileReader {
+    /** Shared by every frame without fields, so "{}" frames cost a reference each. */
+    private static final Frame EMPTY_FRAME = new Frame(null, null, null, null, null, null, null, null, null);
+    /** Thread ids compared in place before the id's String is made and looked up. */
+    private static final int IN_PLACE_THREAD_IDS = 16;
+
+    private final JsonFactory factory;
+    private final JsonParser p;
+    private final byte[] payload;
+    private final GrowableList<Frame> frames = new GrowableList<>();
+    private final GrowableLongArray timestamps = new GrowableLongArray();
+    private final GrowableIntArray stackIds = new GrowableIntArray();
+    private final GrowableIntArray threadIndices = new GrowableIntArray();
+    private final Map<String, Integer> threadIndexById = new HashMap<>();
+    private final List<String> threadIds = new ArrayList<>();
+    private int[] stackOffsets = {0};
+    private int[] stackFrames = {};
+    private Map<String, ThreadMetadata> threadMetadata = Map.of();
+
+    /** @param payload the bytes {@code p} reads, which the stacks' second pass reads again */
+    SampleV2ProfileReader(JsonFactory factory, JsonParser p, byte[] payload) {
+        this.factory = factory;
+        this.p = p;
+        this.payload = payload;
+    }
+
+    /** The chunk with the profile read, and the chunk-level fields its caller read around it. */
+    ParsedChunk chunk(SentryUuid chunkId, SentryUuid profilerId, String platform, String release, String environment,
+                      ClientSdk clientSdk, String version, List<DebugImage> debugImages,
+                      Map<String, Measurement> measurements, boolean hasSampledProfile, boolean hasChunkIdAlias) {
+        return new ParsedChunk(chunkId, profilerId, platform, release, environment, clientSdk, version,
+                frames.toImmutableList(), stackOffsets, stackFrames, timestamps.toArray(), stackIds.toArray(),
+                threadIndices.toArray(), threadIds, threadMetadata, debugImages, measurements, hasSampledProfile,
+                hasChunkIdAlias);
+    }
+
+    void read() throws IOException, ChunkSchemaException {
+        JsonValues.expectObject(p, "profile");
+        JsonFields seen = new JsonFields("profile.");
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            p.nextToken();
+            switch (field) {
+                case "samples" -> {
+                    seen.mark(field);
+                    samples();
+                }
+                case "stacks" -> {
+                    seen.mark(field);
+                    stacks();
+                }
+                case "frames" -> {
+                    seen.mark(field);
+                    frames();
+                }
+                case "thread_metadata" -> {
+                    seen.mark(field);
+                    threadMetadata();
+                }
+                default -> p.skipChildren();
+            }
+        }
+        seen.require("samples", "stacks", "frames");
+    }
+
+    private void samples() throws IOException, ChunkSchemaException {
+        JsonValues.expectArray(p, "profile.samples");
+        int index = 0;
+        while (p.nextToken() != JsonToken.END_ARRAY) {
+            try {
+                sample();
+            } catch (ChunkSchemaException e) {
+                // the path is only spelled out on failure, never per sample
+                throw new ChunkSchemaException("profile.samples[" + index + "]" + e.getMessage());
+            }
+            index++;
+        }
+    }
+
+    /** One sample; errors carry the path below the sample, e.g. {@code .stack_id: ...}. */
+    private void sample() throws IOException, ChunkSchemaException {
+        if (p.currentToken() != JsonToken.START_OBJECT) {
+            throw JsonValues.wrongType(p, "", "an object");
+        }
+        boolean hasTimestamp = false;
+        boolean hasStackId = false;
+        int thread = -1;
+        long timestamp = 0;
+        int stackId = 0;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            p.nextToken();
+            switch (field) {
+                case "timestamp" -> {
+                    if (hasTimestamp) {
+                        throw new ChunkSchemaException("." + field + ": duplicate field");
+                    }
+                    hasTimestamp = true;
+                    timestamp = JsonValues.timestampNanos(p, ".timestamp");
+                }
+                case "stack_id" -> {
+                    if (hasStackId) {
+                        throw new ChunkSchemaException("." + field + ": duplicate field");
+                    }
+                    hasStackId = true;
+                    stackId = JsonValues.index(p, ".stack_id");
+                }
+                case "thread_id" -> {
+                    if (thread >= 0) {
+                        throw new ChunkSchemaException("." + field + ": duplicate field");
+                    }
+                    thread = threadIndex();
+                }
+                default -> p.skipChildren();
+            }
+        }
+        if (!hasTimestamp || !hasStackId || thread < 0) {
+            String missing = !hasTimestamp ? "timestamp" : !hasStackId ? "stack_id" : "thread_id";
+            throw new ChunkSchemaException("." + missing + ": missing field");
+        }
+        timestamps.add(timestamp);
+        stackIds.add(stackId);
+        threadIndices.add(thread);
+    }
+
+    /**
+     * The index of the sample's thread id (the current token). The few ids of a chunk are compared in place
+     * first, so that the usual sample allocates no String; a new id is read and checked as a Rust String.
+     */
+    private int threadIndex() throws IOException, ChunkSchemaException {
+        if (p.currentToken() == JsonToken.VALUE_STRING) {
+            char[] text = p.getTextCharacters();
+            int offset = p.getTextOffset();
+            int length = p.getTextLength();
+            for (int t = 0; t < Math.min(threadIds.size(), IN_PLACE_THREAD_IDS); t++) {
+                if (sameChars(threadIds.get(t), text, offset, length)) {
+                    return t;
+                }
+            }
+        }
+        String threadId = JsonValues.string(p, ".thread_id");
+        Integer index = threadIndexById.get(threadId);
+        if (index == null) {
+            index = threadIds.size();
+            threadIndexById.put(threadId, index);
+            threadIds.add(threadId);
+        }
+        return index;
+    }
+
+    /**
+     * Two passes over the stacks: the first checks them and counts, the second fills arrays of the
+     * exact size. Stacks can be the densest part of a payload (2 bytes per index), so growing arrays
+     * there would cost several times the payload.
+     */
+    private void stacks() throws IOException, ChunkSchemaException {
+        JsonValues.expectArray(p, "profile.stacks");
+        long start = p.currentTokenLocation().getByteOffset();
+        int stackCount = 0;
+        long indexCount = 0;
+        while (p.nextToken() != JsonToken.END_ARRAY) {
+            if (p.currentToken() != JsonToken.START_ARRAY) {
+                throw JsonValues.wrongType(p, "profile.stacks[" + stackCount + "]", "an array");
+            }
+            int depth = 0;
+            while (p.nextToken() != JsonToken.END_ARRAY) {
+                try {
+                    JsonValues.index(p, "");
+                } catch (ChunkSchemaException e) {
+                    // the path is only spelled out on failure, never per frame index
+                    throw new ChunkSchemaException("profile.stacks[" + stackCount + "][" + depth + "]" + e.getMessage());
+                }
+                depth++;
+            }
+            indexCount += depth;
+            stackCount++;
+        }
+        stackOffsets = new int[stackCount + 1];
+        stackFrames = new int[Math.toIntExact(indexCount)];
+        try (JsonParser again = factory.createParser(payload, (int) start, payload.length - (int) start)) {
+            again.nextToken();
+            int stack = 0;
+            int at = 0;
+            while (again.nextToken() != JsonToken.END_ARRAY) {
+                while (again.nextToken() != JsonToken.END_ARRAY) {
+                    // checked by the first pass: a valid usize, ids past int range count as out of range
+                    stackFrames[at++] = JsonValues.index(again, "");
+                }
+                stackOffsets[++stack] = at;
+            }
+        }
+    }
+    private void frames() throws IOException, ChunkSchemaException {
+        JsonValues.expectArray(p, "profile.frames");
+        while (p.nextToken() != JsonToken.END_ARRAY) {
+            frames.add(frame("profile.frames[" + frames.size() + "]"));
+        }
+    }
+
+    private Frame frame(String path) throws IOException, ChunkSchemaException {
+        JsonValues.expectObject(p, path);
+        JsonFields seen = new JsonFields(path + ".");
+        String absPath = null;
+        Integer colno = null;
+        String filename = null;
+        String function = null;
+        Boolean inApp = null;
+        Long instructionAddr = null;
+        Integer lineno = null;
+        String module = null;
+        String platform = null;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            p.nextToken();
+            switch (field) {
+                case "abs_path" -> {
+                    seen.mark(field);
+                    absPath = JsonValues.optionalString(p, path + ".abs_path");
+                }
+                case "colno", "column" -> {
+                    seen.mark("colno");
+                    colno = JsonValues.optionalU32(p, path + "." + field);
+                }
+                case "filename", "file" -> {
+                    seen.mark("filename");
+                    filename = JsonValues.optionalString(p, path + "." + field);
+                }
+                case "function", "name" -> {
+                    seen.mark("function");
+                    function = JsonValues.optionalString(p, path + "." + field);
+                }
+                case "in_app" -> {
+                    seen.mark(field);
+                    inApp = JsonValues.optionalBoolean(p, path + ".in_app");
+                }
+                case "instruction_addr" -> {
+                    seen.mark(field);
+                    instructionAddr = JsonValues.optionalAddress(p, path + ".instruction_addr");
+                }
+                case "lineno", "line" -> {
+                    seen.mark("lineno");
+                    lineno = JsonValues.optionalU32(p, path + "." + field);
+                }
+                case "module" -> {
+                    seen.mark(field);
+                    module = JsonValues.optionalString(p, path + ".module");
+                }
+                case "platform" -> {
+                    seen.mark(field);
+                    platform = JsonValues.optionalString(p, path + ".platform");
+                }
+                default -> p.skipChildren();
+            }
+        }
+        Frame frame = new Frame(function, module, filename, absPath, lineno, colno, inApp, instructionAddr, platform);
+        return frame.equals(EMPTY_FRAME) ? EMPTY_FRAME : frame;
+    }
+
+    private void threadMetadata() throws IOException, ChunkSchemaException {
+        JsonValues.expectObject(p, "profile.thread_metadata");
+        Map<String, ThreadMetadata> result = new TreeMap<>();
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String threadId = JsonValues.unicode(p.currentName(), "profile.thread_metadata");
+            p.nextToken();
+            String path = "profile.thread_metadata." + JsonValues.abbreviate(threadId);
+            JsonValues.expectObject(p, path);
+            JsonFields seen = new JsonFields(path + ".");
+            String name = null;
+            Integer priority = null;
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String field = p.currentName();
+                p.nextToken();
+                switch (field) {
+                    case "name" -> {
+                        seen.mark(field);
+                        name = JsonValues.optionalString(p, path + ".name");
+                    }
+                    case "priority" -> {
+                        seen.mark(field);
+                        priority = JsonValues.optionalU32(p, path + ".priority");
+                    }
+                    default -> p.skipChildren();
+                }
+            }
+            result.put(threadId, new ThreadMetadata(name, priority));
+        }
+        threadMetadata = result;
+    }
+
+    private static boolean sameChars(String id, char[] text, int offset, int length) {
+        if (id.length() != length) {
+            return false;
+        }
+        for (int i = 0; i < length; i++) {
+            if (id.charAt(i) != text[offset + i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+}
