@@ -21,7 +21,7 @@ public final class ArchiveHeartbeats {
     private static final String CLAIM = ".recovery.";
     private static final int CLAIM_INTERVALS = 10;
 
-    private final ChunkArchive archive;
+    private final ObjectStore store;
     private final String folder;
     private final Duration interval;
     private final Duration staleAfter;
@@ -34,8 +34,8 @@ public final class ArchiveHeartbeats {
      * @param staleAfter how old a heartbeat must be to belong to a dead process (several intervals, and long enough
      *                   that whatever the dead process left is due when it is found)
      */
-    public ArchiveHeartbeats(ChunkArchive archive, String folder, Duration interval, Duration staleAfter) {
-        this.archive = archive;
+    public ArchiveHeartbeats(ObjectStore store, String folder, Duration interval, Duration staleAfter) {
+        this.store = store;
         this.folder = folder;
         this.interval = interval;
         this.staleAfter = staleAfter;
@@ -47,7 +47,7 @@ public final class ArchiveHeartbeats {
      * @throws ArchiveUnavailableException when the bucket cannot be written
      */
     public void beat() {
-        archive.storeObject(folder + id, Instant.now().toString().getBytes(StandardCharsets.UTF_8));
+        store.storeObject(folder + id, Instant.now().toString().getBytes(StandardCharsets.UTF_8));
         beating = true;
     }
 
@@ -66,7 +66,7 @@ public final class ArchiveHeartbeats {
     /** The heartbeats of other processes that stopped beating without stopping cleanly. */
     public List<String> stale() {
         Instant limit = Instant.now().minus(staleAfter);
-        return archive.listObjectsWrittenAt(folder).entrySet().stream()
+        return store.listObjectsWrittenAt(folder).entrySet().stream()
                 .filter(e -> !e.getKey().contains(CLAIM) && !e.getKey().equals(folder + id))
                 .filter(e -> e.getValue().isBefore(limit))
                 .map(Map.Entry::getKey).toList();
@@ -79,20 +79,20 @@ public final class ArchiveHeartbeats {
     public List<String> claimStale() {
         long period = System.currentTimeMillis() / interval.multipliedBy(CLAIM_INTERVALS).toMillis();
         return stale().stream()
-                .filter(key -> archive.storeObjectIfAbsent(key + CLAIM + period, id.getBytes(StandardCharsets.UTF_8)))
+                .filter(key -> store.storeObjectIfAbsent(key + CLAIM + period, id.getBytes(StandardCharsets.UTF_8)))
                 .toList();
     }
 
     /** Removes a dead process's heartbeat, and the claims on it, once the search is done. */
     public void recovered(String key) {
-        archive.deleteObject(key);
-        archive.listObjects(key + CLAIM).forEach(archive::deleteObject);
+        store.deleteObject(key);
+        store.listObjects(key + CLAIM).forEach(store::deleteObject);
     }
 
     /** Removes this process's heartbeat: it stopped with nothing left behind. */
     public void stopped() {
         if (beating) {
-            archive.deleteObject(folder + id);
+            store.deleteObject(folder + id);
         }
     }
 }

@@ -5,7 +5,19 @@ package chunkrelay.storage;
  * refusing credentials, missing bucket). The chunk is not archived; the endpoint answers 503.
  */
 public class ArchiveUnavailableException extends RuntimeException {
+    private final boolean mayHaveWritten;
+
     public ArchiveUnavailableException(String message, Throwable cause) {
+        this(message, cause, false);
+    }
+
+    ArchiveUnavailableException(String message, Throwable cause, boolean mayHaveWritten) {
         super(message, cause);
+        this.mayHaveWritten = mayHaveWritten;
+    }
+
+    /** Whether a failed write may still have landed: an attempt failed in a way that does not rule it out. */
+    public boolean mayHaveWritten() {
+        return mayHaveWritten;
     }
 }

@@ -25,6 +25,7 @@ import software.amazon.awssdk.services.s3.model.PutObjectResponse;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.ConnectException;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
@@ -109,7 +110,9 @@ final class InProcessS3Client implements S3Client {
 
     private <T> T call(Supplier<T> operation) {
         if (!serving.getAsBoolean()) {
-            throw SdkClientException.create("the embedded S3 server is stopped");
+            // as a refused connection: the request reached no store, so nothing can have been written
+            throw SdkClientException.create("the embedded S3 server is stopped",
+                    new ConnectException("the embedded S3 server is stopped"));
         }
         try {
             return operation.get();

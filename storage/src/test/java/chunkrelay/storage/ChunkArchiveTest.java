@@ -314,9 +314,9 @@ class ChunkArchiveTest {
 
     @Test
     void longMetadataValuesAreCappedWithoutSplittingAnEscape() {
-        String capped = ChunkArchive.headerSafe("a".repeat(254) + "é");
+        String capped = ObjectHeaders.safeValue("a".repeat(254) + "é");
         assertEquals("a".repeat(254), capped);
-        assertEquals(256, ChunkArchive.headerSafe("b".repeat(1000)).length());
+        assertEquals(256, ObjectHeaders.safeValue("b".repeat(1000)).length());
     }
 
     @Test
@@ -350,53 +350,6 @@ class ChunkArchiveTest {
             assertEquals(ArchiveResult.DUPLICATE, archive.archive(entry));
         }
         assertArrayEquals(entry.sentryPayload(), unzstd(get(settings.bucket(), sentryKey).asByteArray()));
-    }
-
-    @Test
-    void ofConcurrentConditionalStoresOfOneKeyOnArchivesOfTheirOwnExactlyOneCreatesIt() throws Exception {
-        ArchiveSettings settings = settings(server).withPrefix("p/");
-        int claimers = 6;
-        List<ChunkArchive> archives = new ArrayList<>();
-        ExecutorService pool = Executors.newFixedThreadPool(claimers);
-        try {
-            CyclicBarrier start = new CyclicBarrier(claimers);
-            List<Future<Boolean>> claims = new ArrayList<>();
-            for (int i = 0; i < claimers; i++) {
-                ChunkArchive archive = open(settings);
-                archives.add(archive);
-                byte[] body = ("claimer " + i).getBytes();
-                claims.add(pool.submit(() -> {
-                    start.await();
-                    return archive.storeObjectIfAbsent("leases/one", body);
-                }));
-            }
-            int created = 0;
-            for (Future<Boolean> claim : claims) {
-                created += claim.get() ? 1 : 0;
-            }
-            assertEquals(1, created);
-            assertFalse(archives.get(0).storeObjectIfAbsent("leases/one", new byte[0]));
-            assertTrue(archives.get(0).storeObjectIfAbsent("leases/two", new byte[0]));
-            assertEquals(List.of("p/leases/one", "p/leases/two"), keysUnder(s3, settings.bucket(), ""));
-        } finally {
-            pool.shutdownNow();
-            archives.forEach(ChunkArchive::close);
-        }
-    }
-
-    @Test
-    void listsTheFoldersOneLevelBelowAPrefix() {
-        ArchiveSettings settings = settings(server).withPrefix("p/");
-        try (ChunkArchive archive = open(settings)) {
-            archive.storeObject("7/2026-11-21/a", new byte[0]);
-            archive.storeObject("7/2026-11-22/b", new byte[0]);
-            archive.storeObject("42/2026-11-21/c", new byte[0]);
-            archive.storeObject("quarantine/42/d", new byte[0]);
-            archive.storeObject("top-level-object", new byte[0]);
-
-            assertEquals(List.of("42", "7", "quarantine"), archive.listFolders(""));
-            assertEquals(List.of("2026-11-21", "2026-11-22"), archive.listFolders("7/"));
-        }
     }
 
     private static ResponseBytes<GetObjectResponse> get(String bucket, String key) {

@@ -88,8 +88,8 @@ class DerivedFormTest {
         try (ChunkArchive archive = open()) {
             archive.archiveSentryForm(entry("42", DAY, 3).key(), new byte[] {'{', '}'}, Map.of());
             archive.archiveSentryForm(entry("7", DAY, 4).key(), new byte[] {'{', '}'}, Map.of());
-            archive.storeObject("upstream-spool/x", new byte[1]);
-            archive.storeObject("spans/7/abc/x", new byte[1]);
+            archive.store().storeObject("upstream-spool/x", new byte[1]);
+            archive.store().storeObject("spans/7/abc/x", new byte[1]);
             archive.quarantine("7", null, new byte[1], "test");
             assertEquals(List.of("42", "7"), archive.listProjects());
             archive.archiveSentryForm(entry("7", DAY.minusDays(3), 5).key(), new byte[] {'{', '}'}, Map.of());

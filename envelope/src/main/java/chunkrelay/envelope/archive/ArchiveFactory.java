@@ -4,6 +4,7 @@ import chunkrelay.storage.ArchiveCompression;
 import chunkrelay.storage.ArchiveSettings;
 import chunkrelay.storage.ChunkArchive;
 import chunkrelay.storage.EmbeddedS3Server;
+import chunkrelay.storage.ObjectStore;
 import io.micronaut.context.annotation.Bean;
 import io.micronaut.context.annotation.Factory;
 import io.micronaut.context.annotation.Requires;
@@ -26,12 +27,18 @@ public class ArchiveFactory {
         return EmbeddedS3Server.unsignedFilesystem(embedded.directory().toAbsolutePath().normalize());
     }
 
+    /** The bucket, shared by the chunk archive and by what the relay keeps beside the chunks under its own prefixes. */
     @Singleton
     @Bean(preDestroy = "close")
-    ChunkArchive chunkArchive(StorageConfig storage, S3StorageConfig s3, @Nullable EmbeddedS3Server embedded) {
+    ObjectStore objectStore(StorageConfig storage, S3StorageConfig s3, @Nullable EmbeddedS3Server embedded) {
         ArchiveSettings settings = new ArchiveSettings(s3.endpoint(), s3.region(), s3.bucket(), s3.prefix(),
                 s3.pathStyle(), s3.accessKey(), s3.secretKey(), s3.createBucketIfMissing(),
                 ArchiveCompression.fromName(storage.compression()), storage.deadline(), null, null, null, null, null);
-        return embedded == null ? new ChunkArchive(settings) : ChunkArchive.inProcess(embedded, settings);
+        return embedded == null ? ObjectStore.overHttp(settings) : ObjectStore.inProcess(embedded, settings);
+    }
+
+    @Singleton
+    ChunkArchive chunkArchive(ObjectStore store) {
+        return new ChunkArchive(store);
     }
 }

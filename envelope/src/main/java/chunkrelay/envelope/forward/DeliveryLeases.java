@@ -1,7 +1,7 @@
 package chunkrelay.envelope.forward;
 
 import chunkrelay.storage.ArchiveKey;
-import chunkrelay.storage.ChunkArchive;
+import chunkrelay.storage.ObjectStore;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -18,14 +18,14 @@ import java.util.UUID;
 final class DeliveryLeases {
     static final String LEASE_SUFFIX = ".recovery-lease-";
 
-    private final ChunkArchive archive;
+    private final ObjectStore store;
     private final Duration lease;
     private final Clock clock;
     /** This process, in lease objects, for whoever reads the bucket. */
     private final String claimant = UUID.randomUUID().toString();
 
-    DeliveryLeases(ChunkArchive archive, Duration lease, Clock clock) {
-        this.archive = archive;
+    DeliveryLeases(ObjectStore store, Duration lease, Clock clock) {
+        this.store = store;
         this.lease = lease;
         this.clock = clock;
     }
@@ -34,14 +34,14 @@ final class DeliveryLeases {
     Optional<String> claim(ArchiveKey key) {
         long period = clock.millis() / lease.toMillis();
         String object = key.stem() + LEASE_SUFFIX + period;
-        if (archive.readObject(key.stem() + LEASE_SUFFIX + (period - 1)).isPresent()
-                || !archive.storeObjectIfAbsent(object, claimant.getBytes(StandardCharsets.UTF_8))) {
+        if (store.readObject(key.stem() + LEASE_SUFFIX + (period - 1)).isPresent()
+                || !store.storeObjectIfAbsent(object, claimant.getBytes(StandardCharsets.UTF_8))) {
             return Optional.empty();
         }
         return Optional.of(object);
     }
 
     void release(String object) {
-        archive.deleteObject(object);
+        store.deleteObject(object);
     }
 }

@@ -20,7 +20,6 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
 import java.time.LocalDate;
-import java.time.format.DateTimeParseException;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -85,8 +84,8 @@ public class RecoveryPass implements ApplicationEventListener<ServerStartupEvent
         this.meters = meters;
         this.markers = markers;
         this.clock = Clock.systemUTC();
-        this.leases = new DeliveryLeases(archive, config.lease(), clock);
-        this.heartbeats = new ArchiveHeartbeats(archive, HEARTBEATS, config.interval(),
+        this.leases = new DeliveryLeases(archive.store(), config.lease(), clock);
+        this.heartbeats = new ArchiveHeartbeats(archive.store(), HEARTBEATS, config.interval(),
                 config.interval().multipliedBy(3));
         this.searches = meters.counter("relay.recovery.delivery.searches");
     }
@@ -144,13 +143,9 @@ public class RecoveryPass implements ApplicationEventListener<ServerStartupEvent
         LocalDate today = LocalDate.now(clock);
         LocalDate from = today.minusDays(Math.max(1, config.days()) - 1L);
         Set<String> stillUndelivered = new HashSet<>();
-        for (String project : archive.listFolders("")) {
-            if (!project.chars().allMatch(Character::isDigit)) {
-                continue; // quarantine/, upstream-spool/, ...: not a project's chunks
-            }
-            for (String folder : archive.listFolders(project + "/")) {
-                LocalDate day = day(folder);
-                if (day == null || day.isBefore(from)) {
+        for (String project : archive.listProjects()) {
+            for (LocalDate day : archive.listDays(project)) {
+                if (day.isBefore(from)) {
                     continue;
                 }
                 for (ArchivedChunk chunk : archive.list(project, day, day)) {
@@ -174,13 +169,6 @@ public class RecoveryPass implements ApplicationEventListener<ServerStartupEvent
     }
 
     /** The day a folder below a project names, or null for anything else. */
-    private static LocalDate day(String folder) {
-        try {
-            return LocalDate.parse(folder);
-        } catch (DateTimeParseException e) {
-            return null;
-        }
-    }
 
     private void recover(ArchivedChunk chunk) throws InterruptedException {
         ArchiveKey key = chunk.key();

@@ -41,7 +41,7 @@ public class ReplayCommand {
     public ReplayCommand(ChunkArchive archive, OtlpHttpExporter exporter, RecoveryConfig recovery) {
         this.archive = archive;
         this.exporter = exporter;
-        this.leases = new DeliveryLeases(archive, recovery.lease(), Clock.systemUTC());
+        this.leases = new DeliveryLeases(archive.store(), recovery.lease(), Clock.systemUTC());
     }
 
     /**

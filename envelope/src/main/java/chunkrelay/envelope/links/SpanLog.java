@@ -1,7 +1,7 @@
 package chunkrelay.envelope.links;
 
 import chunkrelay.chunk.spans.SpanRecord;
-import chunkrelay.storage.ChunkArchive;
+import chunkrelay.storage.ObjectStore;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -47,14 +47,14 @@ public class SpanLog {
     /** Spans can reach the relay a little after the window: SDKs batch and retry. */
     private static final Duration ARRIVAL_SLACK = Duration.ofMinutes(2);
 
-    private final ChunkArchive archive;
+    private final ObjectStore store;
     private final MeterRegistry meters;
     private final Duration window;
     /** Names this process's objects, which its own index already holds. */
     private final String replica = UUID.randomUUID().toString().substring(0, 8);
 
-    public SpanLog(ChunkArchive archive, LinksConfig config, MeterRegistry meters) {
-        this.archive = archive;
+    public SpanLog(ObjectStore store, LinksConfig config, MeterRegistry meters) {
+        this.store = store;
         this.meters = meters;
         this.window = config.window();
         meters.counter("relay.span.log.writes", "outcome", "stored");
@@ -79,7 +79,7 @@ public class SpanLog {
                     + first / NANOS_PER_MILLI + "-" + (last / NANOS_PER_MILLI + 1) + "-" + UUID.randomUUID() + ".jsonl";
             StringBuilder lines = new StringBuilder();
             group.forEach(span -> lines.append(line(span)).append('\n'));
-            archive.storeObject(key, lines.toString().getBytes(StandardCharsets.UTF_8));
+            store.storeObject(key, lines.toString().getBytes(StandardCharsets.UTF_8));
             meters.counter("relay.span.log.writes", "outcome", "stored").increment();
         }
     }
@@ -102,25 +102,25 @@ public class SpanLog {
         for (long day = fromNanos / DAY_NANOS; day <= lastEnd / DAY_NANOS; day++) {
             String dayFolder = PREFIX + projectId + "/" + profilerId + "/" + DAY.format(Instant.ofEpochSecond(0,
                     day * DAY_NANOS)) + "/";
-            archive.listFolders(dayFolder).forEach(minute -> present.add(dayFolder + minute + "/"));
+            store.listFolders(dayFolder).forEach(minute -> present.add(dayFolder + minute + "/"));
         }
         for (long minute = fromNanos / MINUTE_NANOS; minute <= lastEnd / MINUTE_NANOS; minute++) {
             String minuteFolder = PREFIX + projectId + "/" + profilerId + "/" + minute(minute * MINUTE_NANOS) + "/";
             if (!present.contains(minuteFolder)) {
                 continue;
             }
-            for (String writer : archive.listFolders(minuteFolder)) {
+            for (String writer : store.listFolders(minuteFolder)) {
                 if (writer.equals(replica)) {
                     continue;
                 }
                 String folder = minuteFolder + writer + "/";
-                for (String key : archive.listObjects(folder)) {
+                for (String key : store.listObjects(folder)) {
                     String[] name = key.substring(folder.length()).split("-", 3);
                     if (name.length < 3 || Long.parseLong(name[0]) * NANOS_PER_MILLI > toNanos
                             || Long.parseLong(name[1]) * NANOS_PER_MILLI < fromNanos) {
                         continue;
                     }
-                    archive.readObject(key).ifPresent(body -> parse(body, spans, fromNanos, toNanos));
+                    store.readObject(key).ifPresent(body -> parse(body, spans, fromNanos, toNanos));
                 }
             }
         }

@@ -126,7 +126,7 @@ public class ChunkDerivations {
         // chunk it left is due, and one search finds them all
         Duration allDue = config.recoveryInterval().plus(config.window()).plus(RECOVERY_GRACE);
         Duration missedBeats = config.recoveryInterval().multipliedBy(3);
-        this.heartbeats = new ArchiveHeartbeats(archive, HEARTBEATS, config.recoveryInterval(),
+        this.heartbeats = new ArchiveHeartbeats(archive.store(), HEARTBEATS, config.recoveryInterval(),
                 allDue.compareTo(missedBeats) > 0 ? allDue : missedBeats);
         meters.counter("relay.derivations.failures");
     }

@@ -2,7 +2,7 @@ package chunkrelay.envelope.upstream;
 
 import chunkrelay.envelope.errors.RelayError;
 import chunkrelay.storage.ArchiveUnavailableException;
-import chunkrelay.storage.ChunkArchive;
+import chunkrelay.storage.ObjectStore;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -57,7 +57,7 @@ public class UpstreamForwarder {
     private static final String RATE_LIMITS = "X-Sentry-Rate-Limits";
 
     private final UpstreamConfig config;
-    private final ChunkArchive archive;
+    private final ObjectStore store;
     private final MeterRegistry meters;
     private final Clock clock;
     private final UpstreamRateLimits rateLimits = new UpstreamRateLimits();
@@ -81,9 +81,9 @@ public class UpstreamForwarder {
     private volatile Duration spoolBackoff;
     private static final long SPOOL_IDLE_LISTING_MILLIS = 30_000;
 
-    public UpstreamForwarder(UpstreamConfig config, ChunkArchive archive, MeterRegistry meters) {
+    public UpstreamForwarder(UpstreamConfig config, ObjectStore store, MeterRegistry meters) {
         this.config = config;
-        this.archive = archive;
+        this.store = store;
         this.meters = meters;
         this.clock = Clock.systemUTC();
         this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
@@ -192,7 +192,7 @@ public class UpstreamForwarder {
     private void spool(UpstreamEnvelope envelope) {
         String key = SPOOL_PREFIX + String.format("%020d", envelope.receivedAt().toEpochMilli()) + "-"
                 + UUID.randomUUID() + ".envelope";
-        archive.storeObject(key, envelope.spooled());
+        store.storeObject(key, envelope.spooled());
         spoolDepth.incrementAndGet();
         countEnvelope("spooled");
     }
@@ -326,7 +326,7 @@ public class UpstreamForwarder {
         }
         lastSpoolListing = now;
         try {
-            List<String> keys = archive.listObjects(SPOOL_PREFIX);
+            List<String> keys = store.listObjects(SPOOL_PREFIX);
             spoolDepth.set(keys.size());
             spoolOldestMillis.set(keys.isEmpty() ? 0 : Math.max(0, clock.millis() - arrival(keys.get(0))));
             for (String key : keys) {
@@ -337,7 +337,7 @@ public class UpstreamForwarder {
                     // another replica is sending it
                     continue;
                 }
-                Optional<byte[]> spooled = archive.readObject(key);
+                Optional<byte[]> spooled = store.readObject(key);
                 if (spooled.isEmpty()) {
                     release(key);
                     continue;
@@ -352,7 +352,7 @@ public class UpstreamForwarder {
                     return;
                 }
                 spoolBackoff = null;
-                archive.deleteObject(key);
+                store.deleteObject(key);
                 release(key);
                 spoolDepth.decrementAndGet();
             }
@@ -377,10 +377,10 @@ public class UpstreamForwarder {
             return true;
         }
         boolean renewing = held != null && held == period - 1;
-        if (!renewing && archive.readObject(CLAIM_PREFIX + name + "." + (period - 1)).isPresent()) {
+        if (!renewing && store.readObject(CLAIM_PREFIX + name + "." + (period - 1)).isPresent()) {
             return false;
         }
-        if (archive.storeObjectIfAbsent(CLAIM_PREFIX + name + "." + period, new byte[0])) {
+        if (store.storeObjectIfAbsent(CLAIM_PREFIX + name + "." + period, new byte[0])) {
             claims.put(key, period);
             return true;
         }
@@ -393,8 +393,8 @@ public class UpstreamForwarder {
         Long held = claims.remove(key);
         if (held != null) {
             String name = key.substring(SPOOL_PREFIX.length());
-            archive.deleteObject(CLAIM_PREFIX + name + "." + held);
-            archive.deleteObject(CLAIM_PREFIX + name + "." + (held - 1));
+            store.deleteObject(CLAIM_PREFIX + name + "." + held);
+            store.deleteObject(CLAIM_PREFIX + name + "." + (held - 1));
         }
     }
 

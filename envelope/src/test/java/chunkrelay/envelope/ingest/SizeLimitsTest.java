@@ -16,13 +16,17 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.SequenceInputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.util.Collections;
 import java.util.List;
 
 import static chunkrelay.envelope.testing.Envelopes.AUTH;
 import static chunkrelay.envelope.testing.Envelopes.PATH;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Relay's size rules at small, configured limits: a chunk limit, one profile item per envelope, a decoded
@@ -155,6 +159,25 @@ class SizeLimitsTest {
         RelayClient.Answer chunked = client.postStream(PATH, () -> new ByteArrayInputStream(big), "X-Sentry-Auth", AUTH);
         assertEquals(413, chunked.status(), chunked.raw());
         assertEquals("failed to read request body", chunked.detail());
+    }
+
+    @Test
+    void aClientStillSendingABodyOverTheWireLimitAfterThe413CanSendItAllAndReadTheAnswer() throws IOException {
+        byte[] big = withPayload("attachment", WIRE_LIMIT + 10);
+        try (Socket socket = new Socket(server.getHost(), server.getPort())) {
+            socket.setSoTimeout(10_000);
+            OutputStream out = socket.getOutputStream();
+            out.write(Envelopes.bytes("POST " + PATH + " HTTP/1.1\r\nHost: relay\r\nX-Sentry-Auth: " + AUTH
+                    + "\r\nContent-Length: " + big.length + "\r\n\r\n"));
+            out.flush();
+            // the answer comes on the headers alone; closing the socket under the body would reset it
+            String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(answer.startsWith("HTTP/1.1 413 "), answer);
+            assertTrue(answer.endsWith("{\"detail\":\"failed to read request body\","
+                    + "\"causes\":[\"payload reached its size limit\"]}"), answer);
+            out.write(big);
+            out.flush();
+        }
     }
 
     @Test

@@ -158,7 +158,7 @@ class CliBackgroundWorkTest {
                 + UUID.randomUUID() + ".envelope";
         try (ChunkArchive archive = new ChunkArchive(s3.applyTo(ArchiveSettings.defaults()
                 .withBucket(RunningRelay.BUCKET)))) {
-            archive.storeObject(key, envelope.spooled());
+            archive.store().storeObject(key, envelope.spooled());
         }
         return key;
     }

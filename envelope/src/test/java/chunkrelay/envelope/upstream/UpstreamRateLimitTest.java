@@ -6,6 +6,7 @@ import chunkrelay.envelope.testing.RunningRelay;
 import chunkrelay.envelope.testing.TestUpstream;
 import chunkrelay.storage.EmbeddedS3Server;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -41,6 +42,10 @@ class UpstreamRateLimitTest {
                 assertEquals(200, client.post(PATH, error, "X-Sentry-Auth", AUTH).status());
                 UpstreamForwardingTest.await(limited::get, () -> "the upstream never saw the first error");
                 UpstreamForwardingTest.await(() -> upstream.received().size() >= 1, () -> "nothing received");
+                // the upstream's 429 is answered before the relay has read and recorded it
+                MeterRegistry meters = relay.bean(MeterRegistry.class);
+                UpstreamForwardingTest.await(() -> meters.counter("relay.upstream.envelopes", "outcome",
+                        "upstream_rate_limited").count() >= 1, () -> "the relay never recorded the upstream's 429");
 
                 RelayClient.Answer refused = client.post(PATH, error, "X-Sentry-Auth", AUTH);
                 assertEquals(429, refused.status(), refused.raw());

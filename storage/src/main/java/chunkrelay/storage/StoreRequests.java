@@ -1,0 +1,130 @@
+package chunkrelay.storage;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.core.exception.SdkClientException;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.core.exception.SdkServiceException;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+
+import java.net.ConnectException;
+import java.time.Duration;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Function;
+
+/**
+ * How the store runs one logical request: attempts with exponential backoff and jitter inside one deadline, the
+ * retryable failures told from the final ones, and a failure reported as {@link ArchiveUnavailableException}. The
+ * SDK's own retries are off, so that {@link Attempts} knows when a 412 may answer a write of ours.
+ */
+final class StoreRequests {
+    private static final Logger LOG = LoggerFactory.getLogger(StoreRequests.class);
+    private static final Duration MAX_BACKOFF = Duration.ofSeconds(2);
+
+    private final ArchiveSettings settings;
+
+    StoreRequests(ArchiveSettings settings) {
+        this.settings = settings;
+    }
+
+    /** A deadline of the configured length, from now. */
+    Deadline deadline() {
+        return new Deadline(settings.deadline());
+    }
+
+    /** Runs {@code request} with the time left as its timeout until it succeeds, fails for good or time runs out. */
+    <T> T run(String what, Deadline deadline, Attempts attempts, Function<Duration, T> request) {
+        for (int attempt = 1; ; attempt++) {
+            Duration remaining = deadline.remaining();
+            if (remaining.isZero()) {
+                throw unavailable(what, "deadline of " + settings.deadline().toMillis() + " ms passed", attempts,
+                        attempts.last);
+            }
+            try {
+                return request.apply(remaining);
+            } catch (SdkException e) {
+                attempts.record(e);
+                if (!retryable(e)) {
+                    throw unavailable(what, "refused", attempts, e);
+                }
+                if (attempt >= settings.retryAttempts()) {
+                    throw unavailable(what, "failed " + attempt + " times", attempts, e);
+                }
+                Duration backoff = backoff(attempt);
+                if (backoff.compareTo(deadline.remaining()) >= 0) {
+                    throw unavailable(what, "no time left for another attempt within "
+                            + settings.deadline().toMillis() + " ms", attempts, e);
+                }
+                LOG.debug("{} failed (attempt {}), retrying in {} ms: {}", what, attempt, backoff.toMillis(),
+                        e.toString());
+                sleep(backoff, what, attempts, e);
+            }
+        }
+    }
+
+    /** As {@link #run(String, Deadline, Attempts, Function)}, on a deadline of its own. */
+    <T> T run(String what, Function<Duration, T> request) {
+        return run(what, deadline(), new Attempts(), request);
+    }
+
+    private Duration backoff(int attempt) {
+        long base = settings.retryBackoff().toMillis() << Math.min(attempt - 1, 16);
+        long capped = Math.min(base, MAX_BACKOFF.toMillis());
+        return Duration.ofMillis(capped / 2 + ThreadLocalRandom.current().nextLong(capped / 2 + 1));
+    }
+
+    private void sleep(Duration backoff, String what, Attempts attempts, SdkException last) {
+        try {
+            Thread.sleep(backoff.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw unavailable(what, "interrupted", attempts, last);
+        }
+    }
+
+    /** Connection failures, timeouts, throttling and server errors are worth another attempt; other 4xx are not. */
+    private static boolean retryable(SdkException e) {
+        if (e instanceof SdkClientException) {
+            return true;
+        }
+        if (e instanceof SdkServiceException service) {
+            int status = service.statusCode();
+            return status >= 500 || status == 408 || status == 429
+                    || (status == 409 && e instanceof S3Exception s3e && s3e.awsErrorDetails() != null
+                    && "ConditionalRequestConflict".equals(s3e.awsErrorDetails().errorCode()));
+        }
+        return false;
+    }
+
+    private ArchiveUnavailableException unavailable(String what, String why, Attempts attempts, Throwable cause) {
+        String message = "archive " + settings.describeTarget() + ": " + what + ": " + why
+                + (cause == null ? "" : " (" + cause.getMessage() + ")");
+        LOG.warn(message);
+        return new ArchiveUnavailableException(message, cause, attempts.mayHaveWritten);
+    }
+
+    /** What one logical request saw across its attempts. */
+    static final class Attempts {
+        int failures;
+        SdkException last;
+        /** Some attempt failed in a way that does not rule out that the server applied it. */
+        boolean mayHaveWritten;
+
+        void record(SdkException e) {
+            failures++;
+            last = e;
+            if (!(e instanceof SdkServiceException) && !causedBy(e, ConnectException.class)) {
+                mayHaveWritten = true;
+            }
+        }
+
+        private static boolean causedBy(Throwable e, Class<? extends Throwable> type) {
+            for (Throwable t = e; t != null; t = t.getCause()) {
+                if (type.isInstance(t)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+    }
+}
