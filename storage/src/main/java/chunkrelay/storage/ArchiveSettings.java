@@ -25,8 +25,6 @@ import java.time.Duration;
  * @param retryAttempts         attempts per S3 request inside the deadline, default 4
  * @param retryBackoff          backoff before the second attempt, doubled after each (with jitter), default 100 ms
  * @param probeTimeout          timeout of the {@link ChunkArchive#reachable()} probe, default 2 s
- * @param recentChunks          how many recently archived chunks are remembered to answer repeats without S3,
- *                              default 100 000
  * @param anonymous             send requests unsigned, with no credentials; for the embedded S3 server on loopback,
  *                              which checks no signatures (signing hashes every payload), default {@code false}
  */
@@ -44,7 +42,6 @@ public record ArchiveSettings(
         Integer retryAttempts,
         Duration retryBackoff,
         Duration probeTimeout,
-        Integer recentChunks,
         Boolean anonymous) {
 
     public static final String DEFAULT_REGION = "us-east-1";
@@ -63,7 +60,6 @@ public record ArchiveSettings(
         retryAttempts = retryAttempts == null ? 4 : retryAttempts;
         retryBackoff = retryBackoff == null ? Duration.ofMillis(100) : retryBackoff;
         probeTimeout = probeTimeout == null ? Duration.ofSeconds(2) : probeTimeout;
-        recentChunks = recentChunks == null ? 100_000 : recentChunks;
         anonymous = anonymous != null && anonymous;
         if ((accessKey == null) != (secretKey == null)) {
             throw new IllegalArgumentException(
@@ -73,76 +69,75 @@ public record ArchiveSettings(
             throw new IllegalArgumentException("relay.storage.s3.prefix must not start with '/': '" + prefix + "'");
         }
         if (deadline.isNegative() || deadline.isZero() || probeTimeout.isNegative() || probeTimeout.isZero()
-                || retryBackoff.isNegative() || retryAttempts < 1 || recentChunks < 0) {
+                || retryBackoff.isNegative() || retryAttempts < 1) {
             throw new IllegalArgumentException("archive deadline, probe timeout and retry attempts must be positive");
         }
     }
 
     /** Every default: AWS S3 in us-east-1, bucket {@code chunk-relay}, default credentials chain, zstd. */
     public static ArchiveSettings defaults() {
-        return new ArchiveSettings(null, null, null, null, null, null, null, null, null, null, null, null, null, null,
-                null);
+        return new ArchiveSettings(null, null, null, null, null, null, null, null, null, null, null, null, null, null);
     }
 
     public ArchiveSettings withEndpoint(URI endpoint) {
         return new ArchiveSettings(endpoint, region, bucket, prefix, pathStyle, accessKey, secretKey,
-                createBucketIfMissing, compression, deadline, retryAttempts, retryBackoff, probeTimeout, recentChunks, anonymous);
+                createBucketIfMissing, compression, deadline, retryAttempts, retryBackoff, probeTimeout, anonymous);
     }
 
     public ArchiveSettings withRegion(String region) {
         return new ArchiveSettings(endpoint, region, bucket, prefix, pathStyle, accessKey, secretKey,
-                createBucketIfMissing, compression, deadline, retryAttempts, retryBackoff, probeTimeout, recentChunks, anonymous);
+                createBucketIfMissing, compression, deadline, retryAttempts, retryBackoff, probeTimeout, anonymous);
     }
 
     public ArchiveSettings withBucket(String bucket) {
         return new ArchiveSettings(endpoint, region, bucket, prefix, pathStyle, accessKey, secretKey,
-                createBucketIfMissing, compression, deadline, retryAttempts, retryBackoff, probeTimeout, recentChunks, anonymous);
+                createBucketIfMissing, compression, deadline, retryAttempts, retryBackoff, probeTimeout, anonymous);
     }
 
     public ArchiveSettings withPrefix(String prefix) {
         return new ArchiveSettings(endpoint, region, bucket, prefix, pathStyle, accessKey, secretKey,
-                createBucketIfMissing, compression, deadline, retryAttempts, retryBackoff, probeTimeout, recentChunks, anonymous);
+                createBucketIfMissing, compression, deadline, retryAttempts, retryBackoff, probeTimeout, anonymous);
     }
 
     public ArchiveSettings withPathStyle(boolean pathStyle) {
         return new ArchiveSettings(endpoint, region, bucket, prefix, pathStyle, accessKey, secretKey,
-                createBucketIfMissing, compression, deadline, retryAttempts, retryBackoff, probeTimeout, recentChunks, anonymous);
+                createBucketIfMissing, compression, deadline, retryAttempts, retryBackoff, probeTimeout, anonymous);
     }
 
     public ArchiveSettings withCredentials(String accessKey, String secretKey) {
         return new ArchiveSettings(endpoint, region, bucket, prefix, pathStyle, accessKey, secretKey,
-                createBucketIfMissing, compression, deadline, retryAttempts, retryBackoff, probeTimeout, recentChunks, anonymous);
+                createBucketIfMissing, compression, deadline, retryAttempts, retryBackoff, probeTimeout, anonymous);
     }
 
     public ArchiveSettings withCreateBucketIfMissing(boolean create) {
         return new ArchiveSettings(endpoint, region, bucket, prefix, pathStyle, accessKey, secretKey,
-                create, compression, deadline, retryAttempts, retryBackoff, probeTimeout, recentChunks, anonymous);
+                create, compression, deadline, retryAttempts, retryBackoff, probeTimeout, anonymous);
     }
 
     public ArchiveSettings withCompression(ArchiveCompression compression) {
         return new ArchiveSettings(endpoint, region, bucket, prefix, pathStyle, accessKey, secretKey,
-                createBucketIfMissing, compression, deadline, retryAttempts, retryBackoff, probeTimeout, recentChunks, anonymous);
+                createBucketIfMissing, compression, deadline, retryAttempts, retryBackoff, probeTimeout, anonymous);
     }
 
     public ArchiveSettings withDeadline(Duration deadline) {
         return new ArchiveSettings(endpoint, region, bucket, prefix, pathStyle, accessKey, secretKey,
-                createBucketIfMissing, compression, deadline, retryAttempts, retryBackoff, probeTimeout, recentChunks, anonymous);
+                createBucketIfMissing, compression, deadline, retryAttempts, retryBackoff, probeTimeout, anonymous);
     }
 
     public ArchiveSettings withRetry(int attempts, Duration backoff) {
         return new ArchiveSettings(endpoint, region, bucket, prefix, pathStyle, accessKey, secretKey,
-                createBucketIfMissing, compression, deadline, attempts, backoff, probeTimeout, recentChunks, anonymous);
+                createBucketIfMissing, compression, deadline, attempts, backoff, probeTimeout, anonymous);
     }
 
     public ArchiveSettings withProbeTimeout(Duration probeTimeout) {
         return new ArchiveSettings(endpoint, region, bucket, prefix, pathStyle, accessKey, secretKey,
-                createBucketIfMissing, compression, deadline, retryAttempts, retryBackoff, probeTimeout, recentChunks, anonymous);
+                createBucketIfMissing, compression, deadline, retryAttempts, retryBackoff, probeTimeout, anonymous);
     }
 
     /** Requests unsigned and without credentials, for a store that checks no signatures. */
     public ArchiveSettings withAnonymousAccess() {
         return new ArchiveSettings(endpoint, region, bucket, prefix, pathStyle, null, null,
-                createBucketIfMissing, compression, deadline, retryAttempts, retryBackoff, probeTimeout, recentChunks,
+                createBucketIfMissing, compression, deadline, retryAttempts, retryBackoff, probeTimeout,
                 true);
     }
 
@@ -159,7 +154,7 @@ public record ArchiveSettings(
                 + ", secretKey=" + (secretKey == null ? "unset" : "***") + ", createBucketIfMissing="
                 + createBucketIfMissing + ", compression=" + compression + ", deadline=" + deadline
                 + ", retryAttempts=" + retryAttempts + ", retryBackoff=" + retryBackoff
-                + ", probeTimeout=" + probeTimeout + ", recentChunks=" + recentChunks + "]";
+                + ", probeTimeout=" + probeTimeout + "]";
     }
 
     private static String blankToNull(String s) {

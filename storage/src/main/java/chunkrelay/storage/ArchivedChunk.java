@@ -1,7 +1,7 @@
 package chunkrelay.storage;
 
 /**
- * A chunk found in the archive: its OTLP object (the completion marker) exists.
+ * A derived chunk found in the archive: its OTLP object exists (and its Sentry object, unless removed since).
  *
  * @param key             the chunk's key
  * @param otlpObjectKey   the full key of the OTLP object

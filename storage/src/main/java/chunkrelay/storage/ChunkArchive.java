@@ -1,7 +1,5 @@
 package chunkrelay.storage;
 
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.s3.model.S3Object;
@@ -23,14 +21,13 @@ import java.util.UUID;
  * {@code {project}/{yyyy-mm-dd}/{profiler}/{chunk}}, plus small delivery and replay markers, and payloads the relay
  * failed on under {@code quarantine/}.
  *
- * <p>Write order: the Sentry object first, the OTLP object last. The OTLP object is the completion marker: a
- * chunk counts as archived (for {@link #archive}'s duplicate answer and for {@link #list}) only once it exists,
- * and since it is written after the Sentry object both exist by then. Both writes are conditional, so concurrent
- * archivers of one chunk (threads or relays) converge: whoever creates the OTLP object stored the chunk, everyone
- * else answers {@link ArchiveResult#DUPLICATE}. When the OTLP write fails for good, a Sentry object this call
- * created is deleted again (best effort, and only when no OTLP attempt can have landed); one that is left behind is
- * inert (never listed) and the next archive call of the same chunk completes it. Objects are compressed
- * deterministically, so a retry writes the same bytes. Thread-safe; one instance per bucket.
+ * <p>One protocol: a chunk is archived once its Sentry object exists ({@link #archiveSentryForm}, before the SDK's
+ * 200), and its OTLP object is derived from it afterwards ({@link #storeDerivedOtlp}), whether after a link window,
+ * at once, by a recovery pass or by replay. Both writes are conditional, so that concurrent archivers of one chunk
+ * (threads or relays) converge: whoever creates an object wrote it, everyone else is answered
+ * {@link ArchiveResult#DUPLICATE}, and only the creator of the OTLP object forwards it. Listings of chunks show the
+ * derived ones; {@link #listUnderived} the others. Objects are compressed deterministically, so a retry writes the
+ * same bytes. Thread-safe; one instance per bucket.
  */
 public final class ChunkArchive implements AutoCloseable {
 
@@ -49,7 +46,6 @@ public final class ChunkArchive implements AutoCloseable {
     private final ObjectStore store;
     private final boolean ownsStore;
     private final ArchiveSettings settings;
-    private final Cache<String, Boolean> recentlyArchived;
 
     /** The archive on a store of its own over HTTP, closed with it. */
     public ChunkArchive(ArchiveSettings settings) {
@@ -65,7 +61,6 @@ public final class ChunkArchive implements AutoCloseable {
         this.store = store;
         this.ownsStore = ownsStore;
         this.settings = store.settings();
-        this.recentlyArchived = Caffeine.newBuilder().maximumSize(settings.recentChunks()).build();
     }
 
     /** The archive on a store of its own in an embedded server, reached in-process ({@link ObjectStore#inProcess}). */
@@ -83,57 +78,16 @@ public final class ChunkArchive implements AutoCloseable {
     }
 
     /**
-     * Archives both forms of a chunk, or finds it already archived.
+     * Archives the Sentry form of a chunk: the chunk is safe once this returns, and its OTLP form is derived from it
+     * ({@link #storeDerivedOtlp}). {@link ArchiveResult#DUPLICATE} when the Sentry object already existed.
      *
-     * @throws ArchiveUnavailableException when the bucket could not be written within the deadline
-     */
-    public ArchiveResult archive(ArchiveEntry entry) {
-        String stem = entry.key().stem();
-        if (recentlyArchived.getIfPresent(stem) != null) {
-            return ArchiveResult.DUPLICATE;
-        }
-        Deadline deadline = store.requests().deadline();
-        ObjectHeaders sentryHeaders = headers(JSON, entry.key(), entry.metadata());
-        String sentryKey = stem + SENTRY_SUFFIX + compression().suffix();
-        byte[] sentry = compress(entry.sentryPayload());
-        byte[] otlp = compress(entry.otlpPayload());
-
-        boolean sentryCreated = store.putIfAbsent(sentryKey, sentry, sentryHeaders, deadline);
-        boolean otlpCreated;
-        try {
-            otlpCreated = store.putIfAbsent(stem + OTLP_SUFFIX + compression().suffix(), otlp,
-                    headers(PROTOBUF, entry.key(), entry.metadata()), deadline);
-        } catch (ArchiveUnavailableException e) {
-            if (sentryCreated && !e.mayHaveWritten()) {
-                store.deleteQuietly(sentryKey);
-            }
-            throw e;
-        }
-        if (otlpCreated && !sentryCreated) {
-            // The Sentry object existed before this call: another archiver whose OTLP write then failed may
-            // have deleted it since. Put it back so that the completed chunk has both objects.
-            store.putIfAbsent(sentryKey, sentry, sentryHeaders, deadline);
-        }
-        recentlyArchived.put(stem, Boolean.TRUE);
-        return otlpCreated ? ArchiveResult.STORED : ArchiveResult.DUPLICATE;
-    }
-
-    /**
-     * Archives the Sentry form of a chunk alone, for a relay that derives the OTLP form later
-     * ({@link #storeDerivedOtlp}): the chunk is safe once this returns. {@link ArchiveResult#DUPLICATE} when the
-     * Sentry object already existed.
-     *
-     * @param metadata as {@link ArchiveEntry#metadata()}
+     * @param metadata the objects' user metadata by name ({@link ChunkMetadata}); project, profiler id and chunk id
+     *                 are added from the key
      * @throws ArchiveUnavailableException when the bucket could not be written within the deadline
      */
     public ArchiveResult archiveSentryForm(ArchiveKey key, byte[] sentryPayload, Map<String, String> metadata) {
-        String stem = key.stem();
-        if (recentlyArchived.getIfPresent(stem) != null) {
-            return ArchiveResult.DUPLICATE;
-        }
-        boolean created = store.putIfAbsent(stem + SENTRY_SUFFIX + compression().suffix(), compress(sentryPayload),
+        boolean created = store.putIfAbsent(key.stem() + SENTRY_SUFFIX + compression().suffix(), compress(sentryPayload),
                 headers(JSON, key, metadata), store.requests().deadline());
-        recentlyArchived.put(stem, Boolean.TRUE);
         return created ? ArchiveResult.STORED : ArchiveResult.DUPLICATE;
     }
 
@@ -228,7 +182,7 @@ public final class ChunkArchive implements AutoCloseable {
         String key = QUARANTINE_PREFIX + projectId + "/" + LocalDate.now(ZoneOffset.UTC) + "/" + name + "-"
                 + UUID.randomUUID() + SENTRY_SUFFIX + compression().suffix();
         store.put(key, compress(payload), new ObjectHeaders(JSON, compression().encoding(),
-                Map.of("reason", ObjectHeaders.safeValue(reason), ArchiveEntry.PROJECT, projectId)), store.requests().deadline());
+                Map.of("reason", ObjectHeaders.safeValue(reason), ChunkMetadata.PROJECT, projectId)), store.requests().deadline());
         return store.bucketKey(key);
     }
 
@@ -366,11 +320,12 @@ public final class ChunkArchive implements AutoCloseable {
 
     /** A chunk object's headers: its content type, the archive's compression, the given metadata and the key's. */
     private ObjectHeaders headers(String contentType, ArchiveKey key, Map<String, String> given) {
+        ChunkMetadata.checkNames(given);
         Map<String, String> metadata = new HashMap<>();
         given.forEach((name, value) -> metadata.put(name, ObjectHeaders.safeValue(value)));
-        metadata.put(ArchiveEntry.PROJECT, key.projectId());
-        metadata.put(ArchiveEntry.PROFILER_ID, key.profilerId());
-        metadata.put(ArchiveEntry.CHUNK_ID, key.chunkId());
+        metadata.put(ChunkMetadata.PROJECT, key.projectId());
+        metadata.put(ChunkMetadata.PROFILER_ID, key.profilerId());
+        metadata.put(ChunkMetadata.CHUNK_ID, key.chunkId());
         return new ObjectHeaders(contentType, compression().encoding(), metadata);
     }
 

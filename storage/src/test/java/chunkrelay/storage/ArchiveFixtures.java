@@ -45,7 +45,7 @@ final class ArchiveFixtures {
     static void warmUp() {
         try (EmbeddedS3Server server = EmbeddedS3Server.inMemory();
              ChunkArchive archive = new ChunkArchive(settings(server))) {
-            archive.archive(entry(0));
+            entry(0).archiveIn(archive);
             archive.reachable();
         }
     }
@@ -58,10 +58,10 @@ final class ArchiveFixtures {
         ArchiveKey key = new ArchiveKey(project, day, "0123456789abcdef0123456789abcdef",
                 String.format("%032x", n + 1L));
         return new ArchiveEntry(key, chunk.payload(), otlp, Map.of(
-                ArchiveEntry.PLATFORM, chunk.itemHeader().path("platform").asText("unknown"),
-                ArchiveEntry.RELEASE, "app@1.2.3",
-                ArchiveEntry.SAMPLE_COUNT, "17",
-                ArchiveEntry.RELAY_VERSION, "0.1.0-test"));
+                ChunkMetadata.PLATFORM, chunk.itemHeader().path("platform").asText("unknown"),
+                ChunkMetadata.RELEASE, "app@1.2.3",
+                ChunkMetadata.SAMPLE_COUNT, "17",
+                ChunkMetadata.RELAY_VERSION, "0.1.0-test"));
     }
 
     static ArchiveEntry entry(int n) {

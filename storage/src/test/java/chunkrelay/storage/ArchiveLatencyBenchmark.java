@@ -47,26 +47,21 @@ public final class ArchiveLatencyBenchmark {
                 String key = "floor/" + next[0]++;
                 s3.putObject(b -> b.bucket("bench").key(key), RequestBody.fromBytes(compressed));
             };
-            try (ChunkArchive archive = new ChunkArchive(settings);
-                 ChunkArchive noCache = new ChunkArchive(settings)) {
+            try (ChunkArchive archive = new ChunkArchive(settings)) {
                 int[] id = {0};
-                Runnable store = () -> archive.archive(entry(id[0]++, sentry, otlp));
+                Runnable store = () -> entry(id[0]++, sentry, otlp).archiveIn(archive);
                 time(put, n);
                 time(store, n);
                 double floor = time(put, n);
                 double stored = time(store, n);
                 int[] dup = {0};
-                double duplicateS3 = time(() -> noCache.archive(entry(dup[0]++ % (2 * n), sentry, otlp)), n);
-                int[] cached = {0};
-                double duplicateCache = time(() -> archive.archive(entry(cached[0]++ % (2 * n), sentry, otlp)), n);
+                double duplicateS3 = time(() -> entry(dup[0]++ % (2 * n), sentry, otlp).archiveIn(archive), n);
                 double zstd = time(() -> ArchiveCompression.ZSTD.compress(sentry), n);
                 double parallel = parallel(archive, sentry, otlp, n, 8);
                 System.out.printf("%-10s floor PutObject        %8.3f ms/op%n", backend, floor);
                 System.out.printf("%-10s archive (STORED)       %8.3f ms/op  ratio %.2f%n", backend, stored, stored / floor);
                 System.out.printf("%-10s archive (DUPLICATE,S3) %8.3f ms/op  ratio %.2f%n", backend, duplicateS3,
                         duplicateS3 / floor);
-                System.out.printf("%-10s archive (DUPLICATE,cache) %8.4f ms/op  ratio %.4f%n", backend,
-                        duplicateCache, duplicateCache / floor);
                 System.out.printf("%-10s zstd of one form       %8.3f ms/op  ratio %.2f%n", backend, zstd, zstd / floor);
                 System.out.printf("%-10s 8 threads STORED       %8.0f chunks/s (%.3f ms/op sequential equivalent)%n",
                         backend, 1000.0 / parallel, parallel);
@@ -77,7 +72,7 @@ public final class ArchiveLatencyBenchmark {
     private static ArchiveEntry entry(int id, byte[] sentry, byte[] otlp) {
         ArchiveKey key = new ArchiveKey("42", ArchiveFixtures.DAY, "0123456789abcdef0123456789abcdef",
                 String.format("%032x", id));
-        return new ArchiveEntry(key, sentry, otlp, Map.of(ArchiveEntry.PLATFORM, "java"));
+        return new ArchiveEntry(key, sentry, otlp, Map.of(ChunkMetadata.PLATFORM, "java"));
     }
 
     /** Mean milliseconds per run of {@code op}. */
@@ -98,7 +93,7 @@ public final class ArchiveLatencyBenchmark {
             List<Future<ArchiveResult>> results = new ArrayList<>();
             for (int i = 0; i < n; i++) {
                 int id = 1_000_000 + i;
-                results.add(pool.submit(() -> archive.archive(entry(id, sentry, otlp))));
+                results.add(pool.submit(() -> entry(id, sentry, otlp).archiveIn(archive)));
             }
             for (Future<ArchiveResult> result : results) {
                 if (result.get() != ArchiveResult.STORED) {

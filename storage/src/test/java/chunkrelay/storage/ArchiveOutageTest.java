@@ -36,29 +36,17 @@ class ArchiveOutageTest {
     }
 
     @Test
-    void recentlyArchivedChunksAreAnsweredWithoutS3() {
-        try (EmbeddedS3Server server = EmbeddedS3Server.inMemory();
-             ChunkArchive archive = new ChunkArchive(settings(server))) {
-            assertEquals(ArchiveResult.STORED, archive.archive(entry(1)));
-            server.stop();
-            assertEquals(ArchiveResult.DUPLICATE, archive.archive(entry(1)));
-            // the server really is down: a chunk not seen before cannot be archived
-            assertThrows(ArchiveUnavailableException.class, () -> archive.archive(entry(2)));
-        }
-    }
-
-    @Test
     void stoppedServerFailsWithinTheDeadlineAndTheChunkIsArchivedOnceAfterItReturns() {
         try (EmbeddedS3Server server = EmbeddedS3Server.inMemory();
              S3Client s3 = ArchiveFixtures.rawClient(server)) {
             ArchiveSettings settings = settings(server).withDeadline(DEADLINE);
             try (ChunkArchive archive = new ChunkArchive(settings)) {
-                assertEquals(ArchiveResult.STORED, archive.archive(entry(1)));
+                assertEquals(ArchiveResult.STORED, entry(1).archiveIn(archive));
                 int port = server.port();
                 server.stop();
 
                 long start = System.nanoTime();
-                assertThrows(ArchiveUnavailableException.class, () -> archive.archive(entry(2)));
+                assertThrows(ArchiveUnavailableException.class, () -> entry(2).archiveIn(archive));
                 Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
                 assertTrue(elapsed.compareTo(settings.deadline().plus(SLACK)) < 0, "took " + elapsed);
                 assertFalse(archive.reachable());
@@ -67,11 +55,11 @@ class ArchiveOutageTest {
                 assertEquals(port, server.port());
                 assertTrue(archive.reachable());
                 assertEquals(List.of(), keysUnder(s3, settings.bucket(), entry(2).key().stem()));
-                assertEquals(ArchiveResult.STORED, archive.archive(entry(2)));
-                assertEquals(ArchiveResult.DUPLICATE, archive.archive(entry(2)));
+                assertEquals(ArchiveResult.STORED, entry(2).archiveIn(archive));
+                assertEquals(ArchiveResult.DUPLICATE, entry(2).archiveIn(archive));
             }
             try (ChunkArchive restartedRelay = new ChunkArchive(settings)) {
-                assertEquals(ArchiveResult.DUPLICATE, restartedRelay.archive(entry(2)));
+                assertEquals(ArchiveResult.DUPLICATE, entry(2).archiveIn(restartedRelay));
             }
             assertEquals(4, keysUnder(s3, settings.bucket(), "").size());
         }
@@ -99,7 +87,7 @@ class ArchiveOutageTest {
                     .withProbeTimeout(Duration.ofMillis(300));
             try (ChunkArchive archive = new ChunkArchive(settings)) {
                 long start = System.nanoTime();
-                assertThrows(ArchiveUnavailableException.class, () -> archive.archive(entry(1)));
+                assertThrows(ArchiveUnavailableException.class, () -> entry(1).archiveIn(archive));
                 Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
                 assertTrue(elapsed.compareTo(settings.deadline().plus(SLACK)) < 0, "took " + elapsed);
                 assertTrue(elapsed.compareTo(Duration.ofMillis(300)) > 0, "gave up after " + elapsed);
@@ -129,7 +117,7 @@ class ArchiveOutageTest {
     }
 
     @Test
-    void refusedOtlpWriteLeavesNoSentryObjectBehind() throws Exception {
+    void aRefusedOtlpWriteLeavesTheChunkArchivedAndUnderived() throws Exception {
         // A real S3 server that refuses objects over 2 KiB: the small Sentry object passes, the OTLP one
         // (4 KiB of incompressible bytes) is refused after it.
         S3Proxy proxy = S3Proxy.builder()
@@ -151,8 +139,11 @@ class ArchiveOutageTest {
             ArchiveEntry entry = new ArchiveEntry(entry(1).key(), "{\"small\":true}".getBytes(),
                     entry(1).otlpPayload(), entry(1).metadata());
             try (ChunkArchive archive = new ChunkArchive(settings)) {
-                assertThrows(ArchiveUnavailableException.class, () -> archive.archive(entry));
+                assertThrows(ArchiveUnavailableException.class, () -> entry.archiveIn(archive));
+                // archived: the Sentry form is kept, and a later derivation finds it underived
                 assertEquals(List.of(), archive.list("42", entry.key().day(), entry.key().day()));
+                assertEquals(List.of(entry.key()), archive.listUnderived("42", entry.key().day()).stream()
+                        .map(UnderivedChunk::key).toList());
             }
             try (S3Client s3 = S3Client.builder()
                     .httpClientBuilder(software.amazon.awssdk.http.apache5.Apache5HttpClient.builder())
@@ -161,7 +152,7 @@ class ArchiveOutageTest {
                     .credentialsProvider(software.amazon.awssdk.auth.credentials.StaticCredentialsProvider.create(
                             software.amazon.awssdk.auth.credentials.AwsBasicCredentials.create("key", "secret")))
                     .build()) {
-                assertEquals(List.of(), keysUnder(s3, "refusing", ""));
+                assertEquals(List.of(entry.key().stem() + ".sentry.json.zst"), keysUnder(s3, "refusing", ""));
             }
         } finally {
             proxy.stop();
@@ -179,7 +170,7 @@ class ArchiveOutageTest {
             try (ChunkArchive archive = new ChunkArchive(settings)) {
                 // the Sentry write is applied but its answer lost; the retry sees 412 and the write id says
                 // the object is ours
-                assertEquals(ArchiveResult.STORED, archive.archive(entry));
+                assertEquals(ArchiveResult.STORED, entry.archiveIn(archive));
             }
             assertTrue(proxy.dropped());
             assertEquals(2, keysUnder(s3, "lossy", "").size());
@@ -191,7 +182,7 @@ class ArchiveOutageTest {
             s3.createBucket(b -> b.bucket("lossy"));
             try (ChunkArchive archive = new ChunkArchive(settings)) {
                 // without the write id this 412 would read as somebody else's chunk: DUPLICATE
-                assertEquals(ArchiveResult.STORED, archive.archive(entry(1)));
+                assertEquals(ArchiveResult.STORED, entry(1).archiveIn(archive));
             }
             assertTrue(proxy.dropped());
             assertEquals(2, keysUnder(s3, "lossy", "").size());

@@ -32,7 +32,7 @@ class ArchiveSettingsTest {
     @Test
     void blankConfigurationValuesMeanTheDefault() {
         ArchiveSettings settings = new ArchiveSettings(null, " ", "", null, null, "", "", null, null, null, null,
-                null, null, null, null);
+                null, null, null);
         assertEquals(ArchiveSettings.defaults(), settings);
     }
 

@@ -65,7 +65,7 @@ class ChunkArchiveTest {
         ArchiveSettings settings = settings(server).withPrefix("archive/");
         ArchiveEntry entry = entry(0);
         try (ChunkArchive archive = open(settings)) {
-            assertEquals(ArchiveResult.STORED, archive.archive(entry));
+            assertEquals(ArchiveResult.STORED, entry.archiveIn(archive));
         }
         String stem = "archive/42/2026-11-21/0123456789abcdef0123456789abcdef/" + String.format("%032x", 1);
         assertEquals(List.of(stem + ".otlp.binpb.zst", stem + ".sentry.json.zst"),
@@ -97,7 +97,7 @@ class ChunkArchiveTest {
         ArchiveSettings settings = settings(server).withCompression(ArchiveCompression.fromName("gzip"));
         ArchiveEntry entry = entry(1);
         try (ChunkArchive archive = open(settings)) {
-            assertEquals(ArchiveResult.STORED, archive.archive(entry));
+            assertEquals(ArchiveResult.STORED, entry.archiveIn(archive));
         }
         String stem = entry.key().stem();
         assertEquals(List.of(stem + ".otlp.binpb.gz", stem + ".sentry.json.gz"), keysUnder(s3, settings.bucket(), ""));
@@ -113,13 +113,13 @@ class ChunkArchiveTest {
         ArchiveEntry entry = entry(2);
         HeadObjectResponse before;
         try (ChunkArchive archive = open(settings)) {
-            assertEquals(ArchiveResult.STORED, archive.archive(entry));
+            assertEquals(ArchiveResult.STORED, entry.archiveIn(archive));
             before = head(settings.bucket(), entry.key().stem() + ".otlp.binpb.zst");
-            assertEquals(ArchiveResult.DUPLICATE, archive.archive(entry));
+            assertEquals(ArchiveResult.DUPLICATE, entry.archiveIn(archive));
         }
         // a second relay (empty cache) learns it from S3's 412
         try (ChunkArchive other = open(settings)) {
-            assertEquals(ArchiveResult.DUPLICATE, other.archive(entry));
+            assertEquals(ArchiveResult.DUPLICATE, entry.archiveIn(other));
         }
         assertEquals(2, keysUnder(s3, settings.bucket(), "").size());
         HeadObjectResponse after = head(settings.bucket(), entry.key().stem() + ".otlp.binpb.zst");
@@ -144,7 +144,7 @@ class ChunkArchiveTest {
                 for (ChunkArchive relay : relays) {
                     results.add(pool.submit(() -> {
                         start.await();
-                        return relay.archive(entry);
+                        return entry.archiveIn(relay);
                     }));
                 }
                 int stored = 0;
@@ -177,7 +177,7 @@ class ChunkArchiveTest {
             for (int i = 0; i < 8; i++) {
                 results.add(pool.submit(() -> {
                     start.await();
-                    return archive.archive(entry);
+                    return entry.archiveIn(archive);
                 }));
             }
             int stored = 0;
@@ -196,7 +196,7 @@ class ChunkArchiveTest {
         ArchiveSettings settings = settings(server);
         assertThrows(NoSuchBucketException.class, () -> s3.headBucket(b -> b.bucket(settings.bucket())));
         try (ChunkArchive archive = open(settings)) {
-            assertEquals(ArchiveResult.STORED, archive.archive(entry(3)));
+            assertEquals(ArchiveResult.STORED, entry(3).archiveIn(archive));
         }
         s3.headBucket(b -> b.bucket(settings.bucket()));
         assertEquals(2, keysUnder(s3, settings.bucket(), "").size());
@@ -207,7 +207,7 @@ class ChunkArchiveTest {
         ArchiveSettings settings = settings(server).withCreateBucketIfMissing(false);
         try (ChunkArchive archive = open(settings)) {
             ArchiveUnavailableException e = assertThrows(ArchiveUnavailableException.class,
-                    () -> archive.archive(entry(4)));
+                    () -> entry(4).archiveIn(archive));
             assertTrue(e.getMessage().contains(settings.bucket()), e.getMessage());
             assertFalse(archive.reachable());
         }
@@ -221,14 +221,14 @@ class ChunkArchiveTest {
             List<ArchiveKey> expected = new ArrayList<>();
             for (int d = 0; d < 4; d++) {
                 ArchiveEntry mine = entry("42", DAY.plusDays(d), 10 + d);
-                archive.archive(mine);
+                mine.archiveIn(archive);
                 if (d >= 1 && d <= 2) {
                     expected.add(mine.key());
                 }
-                archive.archive(entry("7", DAY.plusDays(d), 20 + d));
+                entry("7", DAY.plusDays(d), 20 + d).archiveIn(archive);
             }
             ArchiveEntry second = entry("42", DAY.plusDays(1), 30);
-            archive.archive(second);
+            second.archiveIn(archive);
             expected.add(1, second.key());
             // a Sentry object without its OTLP completion marker is not an archived chunk
             s3.putObject(b -> b.bucket(settings.bucket())
@@ -252,7 +252,7 @@ class ChunkArchiveTest {
         ArchiveSettings settings = settings(server);
         ArchiveEntry entry = entry(5);
         try (ChunkArchive archive = open(settings)) {
-            archive.archive(entry);
+            entry.archiveIn(archive);
             ArchivedChunk chunk = archive.list("42", DAY, DAY).get(0);
             assertArrayEquals(entry.otlpPayload(), archive.readOtlp(chunk));
             assertArrayEquals(entry.sentryPayload(), archive.readSentry(chunk));
@@ -265,8 +265,8 @@ class ChunkArchiveTest {
         ArchiveEntry entry = entry(6);
         ArchiveEntry other = entry(7);
         try (ChunkArchive archive = open(settings)) {
-            archive.archive(entry);
-            archive.archive(other);
+            entry.archiveIn(archive);
+            other.archiveIn(archive);
             assertFalse(archive.isDelivered(entry.key()));
             archive.markForReplay(entry.key(), "queue full");
             assertTrue(archive.isMarkedForReplay(entry.key()));
@@ -291,9 +291,9 @@ class ChunkArchiveTest {
         ArchiveSettings settings = settings(server);
         ArchiveEntry base = entry(8);
         ArchiveEntry entry = new ArchiveEntry(base.key(), base.sentryPayload(), base.otlpPayload(),
-                Map.of(ArchiveEntry.RELEASE, "café@1.0 100%"));
+                Map.of(ChunkMetadata.RELEASE, "café@1.0 100%"));
         try (ChunkArchive archive = open(settings)) {
-            archive.archive(entry);
+            entry.archiveIn(archive);
         }
         assertEquals("caf%C3%A9@1.0 100%25",
                 head(settings.bucket(), entry.key().stem() + ".otlp.binpb.zst").metadata().get("release"));
@@ -305,7 +305,7 @@ class ChunkArchiveTest {
                 .withDeadline(java.time.Duration.ofSeconds(30)).withRetry(4, java.time.Duration.ofMillis(10));
         try (ChunkArchive archive = new ChunkArchive(settings)) {
             ArchiveUnavailableException e = assertThrows(ArchiveUnavailableException.class,
-                    () -> archive.archive(entry(9)));
+                    () -> entry(9).archiveIn(archive));
             assertTrue(e.getCause() instanceof S3Exception s3e && s3e.statusCode() == 403, String.valueOf(e.getCause()));
             // the refusal is final after one attempt: retried, it would say "failed 4 times"
             assertTrue(e.getMessage().contains("refused"), e.getMessage());
@@ -317,39 +317,6 @@ class ChunkArchiveTest {
         String capped = ObjectHeaders.safeValue("a".repeat(254) + "é");
         assertEquals("a".repeat(254), capped);
         assertEquals(256, ObjectHeaders.safeValue("b".repeat(1000)).length());
-    }
-
-    @Test
-    void aSentryObjectLeftWithoutItsCompletionMarkerIsCompletedByTheNextArchiveCall() {
-        ArchiveSettings settings = settings(server);
-        ArchiveEntry entry = entry(10);
-        String stem = entry.key().stem();
-        try (ChunkArchive archive = open(settings)) {
-            assertTrue(archive.reachable());
-            // what a relay that died between the two writes leaves behind
-            s3.putObject(b -> b.bucket(settings.bucket()).key(stem + ".sentry.json.zst"),
-                    RequestBody.fromBytes(ArchiveCompression.ZSTD.compress(entry.sentryPayload())));
-            assertEquals(List.of(), archive.list("42", DAY, DAY));
-
-            assertEquals(ArchiveResult.STORED, archive.archive(entry));
-            assertEquals(List.of(entry.key()), archive.list("42", DAY, DAY).stream().map(ArchivedChunk::key).toList());
-        }
-        assertEquals(List.of(stem + ".otlp.binpb.zst", stem + ".sentry.json.zst"), keysUnder(s3, settings.bucket(), ""));
-    }
-
-    @Test
-    void aMissingSentryObjectOfAnArchivedChunkIsPutBackByARepeat() throws IOException {
-        ArchiveSettings settings = settings(server);
-        ArchiveEntry entry = entry(11);
-        String sentryKey = entry.key().stem() + ".sentry.json.zst";
-        try (ChunkArchive archive = open(settings)) {
-            assertEquals(ArchiveResult.STORED, archive.archive(entry));
-        }
-        s3.deleteObject(b -> b.bucket(settings.bucket()).key(sentryKey));
-        try (ChunkArchive archive = open(settings)) {
-            assertEquals(ArchiveResult.DUPLICATE, archive.archive(entry));
-        }
-        assertArrayEquals(entry.sentryPayload(), unzstd(get(settings.bucket(), sentryKey).asByteArray()));
     }
 
     private static ResponseBytes<GetObjectResponse> get(String bucket, String key) {

@@ -30,7 +30,7 @@ class EmbeddedS3ServerTest {
         try (EmbeddedS3Server server = EmbeddedS3Server.filesystem(directory);
              ChunkArchive archive = new ChunkArchive(server.applyTo(ArchiveSettings.defaults()))) {
             assertEquals(directory.toAbsolutePath().normalize(), server.directory().orElseThrow());
-            assertEquals(ArchiveResult.STORED, archive.archive(entry));
+            assertEquals(ArchiveResult.STORED, entry.archiveIn(archive));
         }
         Path stem = directory.resolve(ArchiveSettings.DEFAULT_BUCKET).resolve(entry.key().stem());
         Path sentry = stem.resolveSibling(stem.getFileName() + ".sentry.json.zst");
@@ -41,7 +41,7 @@ class EmbeddedS3ServerTest {
         // a later relay on the same directory finds the chunk archived
         try (EmbeddedS3Server server = EmbeddedS3Server.filesystem(directory);
              ChunkArchive archive = new ChunkArchive(server.applyTo(ArchiveSettings.defaults()))) {
-            assertEquals(ArchiveResult.DUPLICATE, archive.archive(entry));
+            assertEquals(ArchiveResult.DUPLICATE, entry.archiveIn(archive));
             List<ArchivedChunk> listed = archive.list("42", DAY, DAY);
             assertEquals(List.of(entry.key()), listed.stream().map(ArchivedChunk::key).toList());
             assertArrayEquals(entry.otlpPayload(), archive.readOtlp(listed.get(0)));
@@ -54,13 +54,13 @@ class EmbeddedS3ServerTest {
         try (EmbeddedS3Server unsigned = EmbeddedS3Server.unsignedFilesystem(directory.resolve("default"));
              ChunkArchive archive = new ChunkArchive(unsigned.applyTo(ArchiveSettings.defaults()))) {
             assertTrue(archive.settings().anonymous());
-            assertEquals(ArchiveResult.STORED, archive.archive(entry));
+            assertEquals(ArchiveResult.STORED, entry.archiveIn(archive));
             assertArrayEquals(entry.otlpPayload(), archive.readOtlp(archive.list("42", DAY, DAY).get(0)));
         }
         try (EmbeddedS3Server signing = EmbeddedS3Server.filesystem(directory.resolve("signing"));
              ChunkArchive archive = new ChunkArchive(signing.applyTo(ArchiveSettings.defaults())
                      .withAnonymousAccess().withDeadline(Duration.ofSeconds(2)))) {
-            assertThrows(ArchiveUnavailableException.class, () -> archive.archive(entry));
+            assertThrows(ArchiveUnavailableException.class, () -> entry.archiveIn(archive));
         }
     }
 
@@ -82,7 +82,7 @@ class EmbeddedS3ServerTest {
                     for (ChunkArchive relay : relays) {
                         results.add(pool.submit(() -> {
                             start.await();
-                            return relay.archive(entry);
+                            return entry.archiveIn(relay);
                         }));
                     }
                     int stored = 0;
@@ -113,7 +113,7 @@ class EmbeddedS3ServerTest {
             assertEquals(40, generated.secretKey().length());
             assertEquals("relay", fixed.accessKey());
             try (ChunkArchive archive = new ChunkArchive(fixed.applyTo(ArchiveSettings.defaults()))) {
-                assertEquals(ArchiveResult.STORED, archive.archive(entry(2)));
+                assertEquals(ArchiveResult.STORED, entry(2).archiveIn(archive));
             }
         }
     }

@@ -29,12 +29,12 @@ class InProcessChunkArchiveTest extends ChunkArchiveTest {
             server.stop();
             try {
                 ArchiveUnavailableException e = assertThrows(ArchiveUnavailableException.class,
-                        () -> archive.archive(entry(21)));
+                        () -> entry(21).archiveIn(archive));
                 assertTrue(e.getMessage().contains("stopped"), e.getMessage());
             } finally {
                 server.restart();
             }
-            assertEquals(ArchiveResult.STORED, archive.archive(entry(21)));
+            assertEquals(ArchiveResult.STORED, entry(21).archiveIn(archive));
             // written in-process, served over HTTP
             assertEquals(1, overHttp.list(entry(21).key().projectId(), entry(21).key().day(),
                     entry(21).key().day()).size());

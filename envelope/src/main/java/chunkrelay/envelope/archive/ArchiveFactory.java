@@ -33,7 +33,7 @@ public class ArchiveFactory {
     ObjectStore objectStore(StorageConfig storage, S3StorageConfig s3, @Nullable EmbeddedS3Server embedded) {
         ArchiveSettings settings = new ArchiveSettings(s3.endpoint(), s3.region(), s3.bucket(), s3.prefix(),
                 s3.pathStyle(), s3.accessKey(), s3.secretKey(), s3.createBucketIfMissing(),
-                ArchiveCompression.fromName(storage.compression()), storage.deadline(), null, null, null, null, null);
+                ArchiveCompression.fromName(storage.compression()), storage.deadline(), null, null, null, null);
         return embedded == null ? ObjectStore.overHttp(settings) : ObjectStore.inProcess(embedded, settings);
     }
 

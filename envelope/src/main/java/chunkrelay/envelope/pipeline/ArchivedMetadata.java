@@ -3,7 +3,7 @@ package chunkrelay.envelope.pipeline;
 import chunkrelay.chunk.ChunkItemHeader;
 import chunkrelay.chunk.ChunkProcessor;
 import chunkrelay.chunk.ProfileChunk;
-import chunkrelay.storage.ArchiveEntry;
+import chunkrelay.storage.ChunkMetadata;
 
 import java.util.HashMap;
 import java.util.Map;
@@ -20,36 +20,36 @@ final class ArchivedMetadata {
     static Map<String, String> of(ProfileChunk chunk, RelayVersion version, ChunkItemHeader header) {
         Map<String, String> metadata = of(chunk, version);
         if (header.metaLength() != null) {
-            metadata.put(ArchiveEntry.META_LENGTH, Long.toString(header.metaLength()));
+            metadata.put(ChunkMetadata.META_LENGTH, Long.toString(header.metaLength()));
         }
         return metadata;
     }
 
     /** The item header a chunk archived with this metadata was sent with, as far as reading it again needs. */
     static ChunkItemHeader itemHeader(Map<String, String> metadata) {
-        String metaLength = metadata.get(ArchiveEntry.META_LENGTH);
+        String metaLength = metadata.get(ChunkMetadata.META_LENGTH);
         if (metaLength == null) {
             return new ChunkItemHeader(null, null);
         }
-        return new ChunkItemHeader(metadata.get(ArchiveEntry.PLATFORM), ChunkProcessor.PERFETTO_CONTENT_TYPE,
+        return new ChunkItemHeader(metadata.get(ChunkMetadata.PLATFORM), ChunkProcessor.PERFETTO_CONTENT_TYPE,
                 Long.parseLong(metaLength));
     }
 
     static Map<String, String> of(ProfileChunk chunk, RelayVersion version) {
         Map<String, String> metadata = new HashMap<>();
-        metadata.put(ArchiveEntry.PLATFORM, chunk.platform());
+        metadata.put(ChunkMetadata.PLATFORM, chunk.platform());
         if (chunk.release() != null) {
-            metadata.put(ArchiveEntry.RELEASE, chunk.release());
+            metadata.put(ChunkMetadata.RELEASE, chunk.release());
         }
         if (chunk.environment() != null) {
-            metadata.put(ArchiveEntry.ENVIRONMENT, chunk.environment());
+            metadata.put(ChunkMetadata.ENVIRONMENT, chunk.environment());
         }
-        metadata.put(ArchiveEntry.SAMPLE_COUNT, Integer.toString(chunk.sampleCount()));
+        metadata.put(ChunkMetadata.SAMPLE_COUNT, Integer.toString(chunk.sampleCount()));
         if (chunk.sampleCount() > 0) {
-            metadata.put(ArchiveEntry.FIRST_SAMPLE_NS, Long.toString(chunk.firstSampleNanos()));
-            metadata.put(ArchiveEntry.LAST_SAMPLE_NS, Long.toString(chunk.lastSampleNanos()));
+            metadata.put(ChunkMetadata.FIRST_SAMPLE_NS, Long.toString(chunk.firstSampleNanos()));
+            metadata.put(ChunkMetadata.LAST_SAMPLE_NS, Long.toString(chunk.lastSampleNanos()));
         }
-        metadata.put(ArchiveEntry.RELAY_VERSION, version.version());
+        metadata.put(ChunkMetadata.RELAY_VERSION, version.version());
         return metadata;
     }
 }

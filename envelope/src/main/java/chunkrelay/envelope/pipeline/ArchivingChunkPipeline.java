@@ -1,25 +1,16 @@
 package chunkrelay.envelope.pipeline;
 
-import chunkrelay.envelope.forward.ChunkForwarder;
-import chunkrelay.envelope.auth.ProjectRegistry;
-import chunkrelay.envelope.links.LinkedSpans;
-import chunkrelay.envelope.links.LinksConfig;
-
 import chunkrelay.chunk.ChunkOutcome;
 import chunkrelay.chunk.ChunkProcessor;
 import chunkrelay.chunk.ChunkRejection;
 import chunkrelay.chunk.ChunkRejectionReason;
 import chunkrelay.chunk.ProfileChunk;
-import chunkrelay.storage.ArchiveEntry;
 import chunkrelay.storage.ArchiveKey;
 import chunkrelay.storage.ArchiveResult;
 import chunkrelay.storage.ArchiveUnavailableException;
 import chunkrelay.storage.ChunkArchive;
-import chunkrelay.translate.ChunkTranslator;
-import chunkrelay.translate.TranslationContext;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Timer;
 import jakarta.inject.Singleton;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,10 +21,10 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * The chunk path: validate and normalise (Relay's rules), translate to OTLP with links to the spans known, archive
- * both forms, then hand the OTLP form to the forwarder. With a link window ({@code relay.links.window}) only the
- * Sentry form is archived here and {@link ChunkDerivations} derives the OTLP form when the window ends, so that spans
- * sent after the chunk still link. It returns only once the chunk is stored, so a 200 never loses a chunk; when the
+ * The chunk path: validate and normalise (Relay's rules) and archive the Sentry form; {@link ChunkDerivations} then
+ * derives the OTLP form (links to the spans, the OTLP object, forwarding) when the link window
+ * ({@code relay.links.window}) ends, so that spans sent after the chunk still link, or at once, before the answer,
+ * with a window of 0. It returns only once the Sentry form is stored, so a 200 never loses a chunk; when the
  * archive cannot take it, the client gets 503 and retries. An invalid chunk is an outcome (logged and counted by
  * Relay's reason name), not an HTTP error, as in Relay. A valid chunk archived recently ({@link RecentChunks}) is
  * counted as a duplicate and goes no further than its parse.
@@ -45,10 +36,7 @@ public class ArchivingChunkPipeline implements ChunkPipeline {
     static final String INTERNAL_ERROR = "internal_error";
 
     private final ChunkProcessor processor;
-    private final ChunkTranslator translator;
     private final ChunkArchive archive;
-    private final ChunkForwarder forwarder;
-    private final ProjectRegistry projects;
     private final RelayVersion version;
     private final MeterRegistry meters;
     private final RecentChunks recent;
@@ -56,24 +44,15 @@ public class ArchivingChunkPipeline implements ChunkPipeline {
     private final Counter archiveDuplicates;
     private final Counter archiveFailures;
     private final Counter internalErrors;
-    private final LinksConfig links;
-    private final LinkedSpans spans;
     private final ChunkDerivations derivations;
 
-    public ArchivingChunkPipeline(ChunkProcessor processor, ChunkTranslator translator, ChunkArchive archive,
-                                  ChunkForwarder forwarder, ProjectRegistry projects, RelayVersion version,
-                                  MeterRegistry meters, RecentChunks recent, LinksConfig links, LinkedSpans spans,
-                                  ChunkDerivations derivations) {
+    public ArchivingChunkPipeline(ChunkProcessor processor, ChunkArchive archive, RelayVersion version,
+                                  MeterRegistry meters, RecentChunks recent, ChunkDerivations derivations) {
         this.processor = processor;
-        this.translator = translator;
         this.archive = archive;
-        this.forwarder = forwarder;
-        this.projects = projects;
         this.version = version;
         this.meters = meters;
         this.recent = recent;
-        this.links = links;
-        this.spans = spans;
         this.derivations = derivations;
         LinkMeters.register(meters);
         // every outcome's meter exists from the start, at zero, so dashboards and alerts see it before it happens
@@ -136,19 +115,11 @@ public class ArchivingChunkPipeline implements ChunkPipeline {
                 item.projectId(), peek.chunkId(), item.envelope().eventId(), peek.platform(), key, cause);
     }
 
+    /** The Sentry form now (the 200 means it is safe), the OTLP form when the window ends, or at once. */
     private void store(ProfileChunkItem item, ProfileChunk chunk) {
         ArchiveKey key = ArchiveKey.of(Long.toString(item.projectId()),
                 Instant.ofEpochSecond(0, chunk.sampleTimestampNanos(0)), chunk.profilerId().toHex(),
                 chunk.chunkId().toHex());
-        if (links.deferred()) {
-            storeSentryForm(item, chunk, key);
-        } else {
-            storeBothForms(item, chunk, key);
-        }
-    }
-
-    /** Link window on: the Sentry form now (the 200 means it is safe), the OTLP form when the window ends. */
-    private void storeSentryForm(ProfileChunkItem item, ProfileChunk chunk, ArchiveKey key) {
         Map<String, String> metadata = ArchivedMetadata.of(chunk, version, item.header());
         ArchiveResult result = archived(key, () -> {
             derivations.beforeWaiting();
@@ -156,40 +127,12 @@ public class ArchivingChunkPipeline implements ChunkPipeline {
         });
         recent.archived(item.projectId(), chunk.chunkId().toHex());
         if (result == ArchiveResult.DUPLICATE) {
+            // archived before: the SDK retried or the chunk was sent twice
             archiveDuplicates.increment();
             return;
         }
         meters.counter("relay.chunks.accepted", "platform", Platform.metricTag(chunk.platform())).increment();
         derivations.schedule(item.projectId(), key, chunk, metadata, item.receivedAt());
-    }
-
-    /** No link window: both forms before the answer, linked with the spans this relay knows now. */
-    private void storeBothForms(ProfileChunkItem item, ProfileChunk chunk, ArchiveKey key) {
-        TranslationContext context = TranslationContext.forProject(item.projectId())
-                .withServiceName(projects.serviceName(item.projectId()))
-                .withSpans(spans.forChunk(item.projectId(), chunk, false));
-        ChunkTranslator.Translated translated;
-        try {
-            translated = timed("translate", () -> translator.translateWithLinks(chunk, context));
-        } catch (RuntimeException | StackOverflowError e) {
-            quarantine(item, e);
-            return;
-        }
-        byte[] otlp = translated.request().toByteArray();
-        ArchiveEntry entry = new ArchiveEntry(key, item.payload(), otlp, ArchivedMetadata.of(chunk, version, item.header()));
-        ArchiveResult result = archived(key, () -> archive.archive(entry));
-        recent.archived(item.projectId(), chunk.chunkId().toHex());
-        if (result == ArchiveResult.DUPLICATE) {
-            // archived (and handed to the forwarder) before: the SDK retried or the chunk was sent twice
-            archiveDuplicates.increment();
-            return;
-        }
-        meters.counter("relay.chunks.accepted", "platform", Platform.metricTag(chunk.platform())).increment();
-        LinkMeters.record(meters, translated);
-        timed("forward", () -> {
-            forwarder.forward(key, otlp);
-            return null;
-        });
     }
 
     private ArchiveResult archived(ArchiveKey key, Supplier<ArchiveResult> write) {
@@ -204,7 +147,6 @@ public class ArchivingChunkPipeline implements ChunkPipeline {
     }
 
     private <T> T timed(String stage, Supplier<T> work) {
-        return Timer.builder("relay.chunk.stage").tag("stage", stage).publishPercentileHistogram()
-                .register(meters).record(work);
+        return ChunkStages.timed(meters, stage, work);
     }
 }

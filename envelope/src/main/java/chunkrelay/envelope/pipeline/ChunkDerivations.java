@@ -1,7 +1,5 @@
 package chunkrelay.envelope.pipeline;
 
-import chunkrelay.chunk.ChunkItemHeader;
-import chunkrelay.chunk.ChunkOutcome;
 import chunkrelay.chunk.ChunkProcessor;
 import chunkrelay.chunk.ProfileChunk;
 import chunkrelay.envelope.auth.ProjectRegistry;
@@ -15,12 +13,7 @@ import chunkrelay.storage.ArchiveUnavailableException;
 import chunkrelay.storage.ChunkArchive;
 import chunkrelay.storage.UnderivedChunk;
 import chunkrelay.translate.ChunkTranslator;
-import chunkrelay.translate.SampleLinker;
-import chunkrelay.translate.SpanTimeline;
-import chunkrelay.translate.TranslationContext;
-import com.google.protobuf.InvalidProtocolBufferException;
 import io.micrometer.core.instrument.Counter;
-import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micronaut.runtime.event.annotation.EventListener;
 import io.micronaut.runtime.server.event.ServerStartupEvent;
@@ -45,9 +38,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Derives the OTLP form of chunks whose Sentry form is archived, after their link window: link with the spans
- * known by then (this relay's index and the span log), write the OTLP object once (a conditional write, so that
- * when two replicas race only one writes and only that one forwards), then forward it.
+ * Derives the OTLP form of chunks whose Sentry form is archived, after their link window (at once, before the
+ * SDK's answer, with a window of 0): link with the spans known by then (this relay's index and the span log), write
+ * the OTLP object once (a conditional write, so that when two replicas race only one writes and only that one
+ * forwards), then forward it. The window, the recovery pass, a graceful stop and replay all derive through
+ * {@link #derive}.
  *
  * <p>A chunk is translated without spans when it arrives and waits in that form, compressed ({@link PreparedChunk},
  * a third to a twelfth of the normalised chunk), while the pending chunks stay under
@@ -72,17 +67,12 @@ public class ChunkDerivations {
 
     private final LinksConfig config;
     private final ChunkArchive archive;
-    private final ChunkProcessor processor;
-    private final ChunkTranslator translator;
-    private final LinkedSpans spans;
     private final ChunkForwarder forwarder;
-    private final ProjectRegistry projects;
-    private final RelayVersion version;
     private final MeterRegistry meters;
     private final ScheduledThreadPoolExecutor scheduler;
     private final Map<String, Pending> pending = new ConcurrentHashMap<>();
     private final AtomicLong pendingBytes = new AtomicLong();
-    private final Counter readBack;
+    private final OtlpForms forms;
     private final Counter searches;
     /** {@code derivers/{id}}: relays that may hold chunks waiting for their window. */
     private final ArchiveHeartbeats heartbeats;
@@ -102,12 +92,7 @@ public class ChunkDerivations {
                             ProjectRegistry projects, RelayVersion version, MeterRegistry meters) {
         this.config = config;
         this.archive = archive;
-        this.processor = processor;
-        this.translator = translator;
-        this.spans = spans;
         this.forwarder = forwarder;
-        this.projects = projects;
-        this.version = version;
         this.meters = meters;
         this.scheduler = new ScheduledThreadPoolExecutor(config.threads(), runnable -> {
             Thread thread = new Thread(runnable, "chunk-derivation");
@@ -120,7 +105,7 @@ public class ChunkDerivations {
             meters.counter("relay.chunks.derived", "when", when);
         }
         meters.counter("relay.derivations.duplicates");
-        this.readBack = meters.counter("relay.derivations.read.back");
+        this.forms = new OtlpForms(archive, processor, translator, spans, projects, version, meters);
         this.searches = meters.counter("relay.recovery.searches");
         // a dead relay wrote its last chunk before the beat it missed: by the time its heartbeat is this old, every
         // chunk it left is due, and one search finds them all
@@ -139,10 +124,22 @@ public class ChunkDerivations {
      */
     @EventListener
     void onStartup(ServerStartupEvent event) {
+        long interval = config.recoveryInterval().toMillis();
         if (config.deferred()) {
-            long interval = config.recoveryInterval().toMillis();
             scheduler.schedule(this::recoverAtStart, Math.min(interval, 2_000), TimeUnit.MILLISECONDS);
             scheduler.scheduleWithFixedDelay(this::recoverDeadPeers, interval, interval, TimeUnit.MILLISECONDS);
+        } else {
+            // nothing waits for a window here, so no heartbeat: one search at start finds what a relay killed
+            // between a chunk's two writes left underived
+            scheduler.schedule(this::searchAtStart, Math.min(interval, 2_000), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private void searchAtStart() {
+        try {
+            recover();
+        } catch (ArchiveUnavailableException e) {
+            LOG.warn("recovery at start stopped, archive unavailable: {}", e.getMessage());
         }
     }
 
@@ -187,7 +184,9 @@ public class ChunkDerivations {
      * @throws ArchiveUnavailableException when the heartbeat cannot be written
      */
     public void beforeWaiting() {
-        heartbeats.beatOnce();
+        if (config.deferred()) {
+            heartbeats.beatOnce();
+        }
     }
 
     /**
@@ -200,7 +199,7 @@ public class ChunkDerivations {
     public void schedule(long projectId, ArchiveKey key, ProfileChunk chunk, Map<String, String> metadata,
                          Instant receivedAt) {
         PreparedChunk prepared = pendingBytes.get() < config.pendingBytesLimit()
-                ? prepare(projectId, chunk, metadata) : null;
+                ? forms.prepare(projectId, chunk, metadata) : null;
         long bytes = prepared == null ? 0 : prepared.heapBytes();
         if (prepared != null && pendingBytes.addAndGet(bytes) > config.pendingBytesLimit()) {
             pendingBytes.addAndGet(-bytes);
@@ -209,22 +208,13 @@ public class ChunkDerivations {
         }
         Pending waiting = new Pending(projectId, key, prepared, bytes);
         pending.put(key.stem(), waiting);
+        if (!config.deferred()) {
+            // no window: derived in the caller's thread, so the answer follows both forms; a failure retries later
+            deriveWaiting(waiting, "window");
+            return;
+        }
         long delay = Math.max(0, Duration.between(Instant.now(), receivedAt.plus(config.window())).toMillis());
         scheduler.schedule(() -> deriveWaiting(waiting, "window"), delay, TimeUnit.MILLISECONDS);
-    }
-
-    /** The chunk translated without spans, or null when that fails (the derivation then reads it back and logs). */
-    private PreparedChunk prepare(long projectId, ProfileChunk chunk, Map<String, String> metadata) {
-        try {
-            TranslationContext context = TranslationContext.forProject(projectId)
-                    .withServiceName(projects.serviceName(projectId));
-            return PreparedChunk.of(chunk, archive.compress(translator.translate(chunk, context).toByteArray()),
-                    metadata);
-        } catch (RuntimeException | StackOverflowError e) {
-            LOG.warn("translating chunk {} of project {} failed; it is derived from its archived form later",
-                    chunk.chunkId(), projectId, e);
-            return null;
-        }
     }
 
     private void deriveWaiting(Pending waiting, String when) {
@@ -245,7 +235,10 @@ public class ChunkDerivations {
                     waiting.projectId(), RETRY, e.getMessage());
             scheduler.schedule(() -> deriveWaiting(waiting, when), RETRY.toMillis(), TimeUnit.MILLISECONDS);
         } catch (RuntimeException | StackOverflowError e) {
+            // the relay's own bug, not a bad chunk: counted as Relay counts item outcomes; the Sentry form stays
+            // archived, underived, for a recovery pass of a fixed relay to derive
             meters.counter("relay.derivations.failures").increment();
+            meters.counter("relay.chunks.rejected", "reason", ArchivingChunkPipeline.INTERNAL_ERROR).increment();
             LOG.error("deriving chunk {} of project {} failed; its Sentry form stays archived", waiting.key().chunkId(),
                     waiting.projectId(), e);
             release(waiting);
@@ -259,21 +252,13 @@ public class ChunkDerivations {
     }
 
     /**
-     * An OTLP form ready to archive, with how its samples fared against the spans: {@code otlp} as it is, or (when
-     * null) {@code stored}, as the archive stores it.
-     */
-    private record Derived(byte[] otlp, byte[] stored, Map<String, String> metadata, int linked, int unlinked,
-                           int ambiguous) {
-    }
-
-    /**
      * Links, writes the OTLP object once and forwards it.
      *
      * @param prepared the chunk translated at receipt, or null to read its Sentry form back from the archive
      * @param forward  whether to hand it to the forwarder (replay sends what it derives itself)
      */
     void derive(long projectId, ArchiveKey key, PreparedChunk prepared, String when, boolean forward) {
-        Derived derived = prepared != null ? link(projectId, prepared) : fromArchive(projectId, key);
+        OtlpForms.Derived derived = prepared != null ? forms.link(projectId, prepared) : forms.fromArchive(projectId, key);
         if (derived == null) {
             return;
         }
@@ -287,57 +272,15 @@ public class ChunkDerivations {
         }
         LinkMeters.record(meters, derived.linked(), derived.unlinked(), derived.ambiguous());
         meters.counter("relay.chunks.derived", "when", when).increment();
-        if (forward && forwarder.forwards()) {
-            forwarder.forward(key, derived.otlp() != null ? derived.otlp() : archive.decompress(derived.stored()));
+        if (forward) {
+            ChunkStages.timed(meters, "forward", () -> {
+                if (forwarder.forwards()) {
+                    forwarder.forward(key, derived.otlp() != null ? derived.otlp()
+                            : archive.decompress(derived.stored()));
+                }
+                return null;
+            });
         }
-    }
-
-    /** Links the form translated at receipt; with no span to link to, it is the OTLP form as it is. */
-    private Derived link(long projectId, PreparedChunk prepared) {
-        SpanTimeline timeline = spans.forSamples(projectId, prepared.profilerId(), prepared.firstSampleNanos(),
-                prepared.lastSampleNanos(), true);
-        if (timeline.isEmpty()) {
-            return new Derived(null, prepared.storedOtlp(), prepared.metadata(), 0, prepared.sampleCount(), 0);
-        }
-        ChunkTranslator.Translated linked;
-        try {
-            linked = SampleLinker.link(ExportProfilesServiceRequest.parseFrom(archive.decompress(
-                    prepared.storedOtlp())), timeline);
-        } catch (InvalidProtocolBufferException e) {
-            throw new IllegalStateException("the relay's own OTLP form does not parse", e);
-        }
-        return new Derived(linked.request().toByteArray(), null, prepared.metadata(), linked.linkedSamples(),
-                linked.unlinkedSamples(), linked.ambiguousSamples());
-    }
-
-    /** Reads the Sentry form back and translates it with the spans known now; null when it is gone. */
-    private Derived fromArchive(long projectId, ArchiveKey key) {
-        ProfileChunk normalised = readBack(key);
-        if (normalised == null) {
-            return null;
-        }
-        TranslationContext context = TranslationContext.forProject(projectId)
-                .withServiceName(projects.serviceName(projectId))
-                .withSpans(spans.forChunk(projectId, normalised, true));
-        ChunkTranslator.Translated translated = translator.translateWithLinks(normalised, context);
-        return new Derived(translated.request().toByteArray(), null, ArchivedMetadata.of(normalised, version),
-                translated.linkedSamples(), translated.unlinkedSamples(), translated.ambiguousSamples());
-    }
-
-    private ProfileChunk readBack(ArchiveKey key) {
-        readBack.increment();
-        byte[] payload = archive.readSentry(key).orElse(null);
-        if (payload == null) {
-            return null;
-        }
-        // a compound (Perfetto) chunk is split where its item header said; its metadata keeps that
-        ChunkItemHeader header = ArchivedMetadata.itemHeader(archive.sentryMetadata(key));
-        ChunkOutcome outcome = processor.process(payload, header);
-        if (outcome instanceof ChunkOutcome.Accepted accepted) {
-            return accepted.chunk();
-        }
-        // it was accepted once: only a changed relay can reject it now, and that is the relay's bug
-        throw new IllegalStateException("archived chunk " + key.stem() + " no longer passes: " + outcome);
     }
 
     /**

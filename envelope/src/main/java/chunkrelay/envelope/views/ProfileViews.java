@@ -2,7 +2,7 @@ package chunkrelay.envelope.views;
 
 import chunkrelay.envelope.errors.RelayError;
 import com.fasterxml.jackson.annotation.JsonInclude;
-import chunkrelay.storage.ArchiveEntry;
+import chunkrelay.storage.ChunkMetadata;
 import chunkrelay.storage.ArchiveKey;
 import chunkrelay.storage.ArchivedChunk;
 import chunkrelay.storage.ChunkArchive;
@@ -172,9 +172,9 @@ public class ProfileViews {
     private record Listed(ArchiveKey key, ArchivedChunk archived, Map<String, String> metadata) {
         ChunkSummary summary() {
             return new ChunkSummary(key.chunkId(), key.profilerId(), key.day().toString(),
-                    metadata.get(ArchiveEntry.PLATFORM), metadata.get(ArchiveEntry.RELEASE),
-                    metadata.get(ArchiveEntry.ENVIRONMENT), number(ArchiveEntry.SAMPLE_COUNT), number(ArchiveEntry.FIRST_SAMPLE_NS),
-                    number(ArchiveEntry.LAST_SAMPLE_NS), archived != null, archived != null && archived.delivered());
+                    metadata.get(ChunkMetadata.PLATFORM), metadata.get(ChunkMetadata.RELEASE),
+                    metadata.get(ChunkMetadata.ENVIRONMENT), number(ChunkMetadata.SAMPLE_COUNT), number(ChunkMetadata.FIRST_SAMPLE_NS),
+                    number(ChunkMetadata.LAST_SAMPLE_NS), archived != null, archived != null && archived.delivered());
         }
 
         Long number(String name) {

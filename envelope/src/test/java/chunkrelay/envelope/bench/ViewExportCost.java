@@ -5,7 +5,6 @@ import chunkrelay.chunk.ChunkOutcome;
 import chunkrelay.chunk.ChunkProcessor;
 import chunkrelay.chunk.fixtures.Fixtures;
 import chunkrelay.chunk.fixtures.RecordedChunk;
-import chunkrelay.storage.ArchiveEntry;
 import chunkrelay.storage.ArchiveKey;
 import chunkrelay.storage.ArchiveSettings;
 import chunkrelay.storage.ArchivedChunk;
@@ -64,7 +63,8 @@ final class ViewExportCost {
             for (int i = 0; i < CHUNKS; i++) {
                 ArchiveKey key = ArchiveKey.of("1", Instant.parse("2026-11-22T02:00:00Z").plusSeconds(10L * i),
                         "f99ed13589874b4b8bdd0a0bbe143288", String.format(Locale.ROOT, "%032x", i + 1L));
-                archive.archive(new ArchiveEntry(key, java.payload(), otlpBytes, Map.of()));
+                archive.archiveSentryForm(key, java.payload(), Map.of());
+                archive.storeDerivedOtlp(key, otlpBytes, Map.of());
             }
             double[] read = new double[ROUNDS];
             double[] export = new double[ROUNDS];

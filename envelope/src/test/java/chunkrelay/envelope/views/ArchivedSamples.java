@@ -1,8 +1,8 @@
 package chunkrelay.envelope.views;
 
 import chunkrelay.envelope.testing.RunningRelay;
-import chunkrelay.storage.ArchiveEntry;
 import chunkrelay.storage.ArchivedChunk;
+import chunkrelay.storage.ChunkMetadata;
 import chunkrelay.translate.view.MergedProfile;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
@@ -35,7 +35,7 @@ final class ArchivedSamples {
     static ArchivedSamples walk(RunningRelay relay) throws InvalidProtocolBufferException {
         ArchivedSamples walk = new ArchivedSamples();
         for (ArchivedChunk chunk : relay.archivedChunks()) {
-            String release = relay.archive().metadata(chunk).get(ArchiveEntry.RELEASE);
+            String release = relay.archive().metadata(chunk).get(ChunkMetadata.RELEASE);
             ExportProfilesServiceRequest otlp = ExportProfilesServiceRequest.parseFrom(relay.archive().readOtlp(chunk));
             ProfilesDictionary dictionary = otlp.getDictionary();
             for (var resource : otlp.getResourceProfilesList()) {

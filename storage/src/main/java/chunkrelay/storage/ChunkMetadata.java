@@ -1,20 +1,14 @@
 package chunkrelay.storage;
 
 import java.util.Map;
-import java.util.Objects;
+import java.util.regex.Pattern;
 
 /**
- * One accepted chunk in both forms, ready to archive.
- *
- * @param key           where it goes
- * @param sentryPayload the profile_chunk item payload exactly as the SDK sent it (after transport decoding)
- * @param otlpPayload   the serialized {@code ExportProfilesServiceRequest}
- * @param metadata      user metadata for both objects, by lowercase name ({@link #PLATFORM}, {@link #RELEASE},
- *                      {@link #SAMPLE_COUNT}, {@link #RELAY_VERSION}, ...); project, profiler id and chunk id are
- *                      added from the key
+ * The user metadata of a chunk's archived objects, by lowercase name: project, profiler id and chunk id from its
+ * key, and what the relay read from the chunk ({@link #PLATFORM}, {@link #RELEASE}, {@link #SAMPLE_COUNT}, ...),
+ * so that listings and views can filter without reading the objects.
  */
-public record ArchiveEntry(ArchiveKey key, byte[] sentryPayload, byte[] otlpPayload, Map<String, String> metadata) {
-
+public final class ChunkMetadata {
     public static final String PROJECT = "project";
     public static final String PROFILER_ID = "profiler-id";
     public static final String CHUNK_ID = "chunk-id";
@@ -31,14 +25,15 @@ public record ArchiveEntry(ArchiveKey key, byte[] sentryPayload, byte[] otlpPayl
      * ends and its trace begins, needed to read that form again.
      */
     public static final String META_LENGTH = "meta-length";
+    private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9-]{0,63}");
 
-    public ArchiveEntry {
-        Objects.requireNonNull(key, "key");
-        Objects.requireNonNull(sentryPayload, "sentryPayload");
-        Objects.requireNonNull(otlpPayload, "otlpPayload");
-        metadata = Map.copyOf(metadata);
+    private ChunkMetadata() {
+    }
+
+    /** Checks that every name is one S3 keeps as written: lowercase letters, digits and '-'. */
+    static void checkNames(Map<String, String> metadata) {
         for (String name : metadata.keySet()) {
-            if (!name.matches("[a-z0-9][a-z0-9-]{0,63}")) {
+            if (!NAME.matcher(name).matches()) {
                 throw new IllegalArgumentException("metadata names are lowercase letters, digits and '-': '" + name + "'");
             }
         }
