@@ -1,5 +1,6 @@
 package chunkrelay.envelope;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
@@ -17,6 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * 0; an unknown option or a bad value is named on stderr, with the synopsis, and exit code 2. None of these reads
  * the relay's configuration or the archive.
  */
+@Tag("external")
 class CliUsageTest {
 
     /** What a command printed and returned. */

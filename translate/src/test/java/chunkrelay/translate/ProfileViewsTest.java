@@ -17,6 +17,7 @@ import com.networknt.schema.SpecVersion;
 import com.networknt.schema.ValidationMessage;
 import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
 import io.opentelemetry.proto.profiles.v1development.Profile;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -44,6 +45,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * pprof} (Debian's golang-go) with the same sample count and function names, speedscope JSON valid against
  * speedscope's own schema, and collapsed stacks of a small chunk as computed by hand.
  */
+@Tag("external")
 class ProfileViewsTest {
     private static final ChunkTranslator TRANSLATOR = new ChunkTranslator("chunk-relay", "test");
     private static final ObjectMapper JSON = new ObjectMapper();

@@ -8,6 +8,7 @@ import chunkrelay.envelope.testing.RedisServer;
 import chunkrelay.envelope.testing.RelayClient;
 import chunkrelay.envelope.testing.RunningRelay;
 import chunkrelay.storage.EmbeddedS3Server;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,6 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Issue 18: two relays on one bucket and one Redis enforce one project quota between them, and a Redis that goes
  * away makes both accept rather than refuse.
  */
+@Tag("external")
 class SharedQuotaTest {
     private static final int QUOTA = 4;
     private static final int SENT = 10;

@@ -14,6 +14,7 @@ import chunkrelay.storage.ChunkArchive;
 import chunkrelay.storage.EmbeddedS3Server;
 import chunkrelay.translate.OtlpInvariants;
 import chunkrelay.translate.export.ExportCounters;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -42,6 +43,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * real OTLP/HTTP receiver; replay re-sends what the receiver missed. Retry and Retry-After timing are pinned by
  * the translate module's exporter tests.
  */
+@Tag("external")
 class OtlpForwardingTest {
     private static final Duration WAIT = Duration.ofSeconds(30);
     private static final String PROJECT = "1";

@@ -13,6 +13,7 @@ import chunkrelay.storage.ArchivedChunk;
 import chunkrelay.storage.ChunkArchive;
 import chunkrelay.storage.EmbeddedS3Server;
 import chunkrelay.translate.export.ExportCounters;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -46,6 +47,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * what no replica delivered (forwarding off, a replica killed) is delivered once by the recovery passes of the
  * others, however many run.
  */
+@Tag("external")
 class ReplicaForwardingTest {
     private static final Duration WAIT = Duration.ofSeconds(60);
     private static final Pattern CHUNK_ID = Pattern.compile("\"chunk_id\"\\s*:\\s*\"([0-9a-fA-F]{32})\"");

@@ -9,6 +9,7 @@ import io.micronaut.context.annotation.Property;
 import io.micronaut.runtime.server.EmbeddedServer;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import jakarta.inject.Inject;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,6 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @MicronautTest
 @Property(name = "test.pipeline", value = "counting")
 @Property(name = "relay.limits.max-buffered-chunk-bytes", value = "4194304")
+@Tag("external")
 class ChunkMemoryBudgetTest {
     @Inject
     EmbeddedServer server;

@@ -4,6 +4,7 @@ import chunkrelay.envelope.testing.Envelopes;
 import chunkrelay.envelope.testing.ForkedRelay;
 import chunkrelay.envelope.testing.RelayClient;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,6 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * only complete ones reach the worker pool. The relay runs in a JVM of its own (-Xmx384m), so its threads and RSS
  * are read from /proc for that process alone.
  */
+@Tag("external")
 class SlowClientsTest {
     private static final int SLOW_CLIENTS = 2000;
     private static final long HEAP = 384L << 20;

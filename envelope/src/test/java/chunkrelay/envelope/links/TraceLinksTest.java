@@ -22,6 +22,7 @@ import io.opentelemetry.proto.profiles.v1development.Link;
 import io.opentelemetry.proto.profiles.v1development.Profile;
 import io.opentelemetry.proto.profiles.v1development.ProfilesDictionary;
 import io.opentelemetry.proto.profiles.v1development.Sample;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -46,6 +47,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * chunks to the spans of the same SDK, the OTLP form is derived after the link window and never rewritten, derivations
  * survive a SIGKILL, and a replica that never saw the transaction links through the span log.
  */
+@Tag("external")
 class TraceLinksTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String JAVA_CHUNK_1 = "java-8.43.0/001";

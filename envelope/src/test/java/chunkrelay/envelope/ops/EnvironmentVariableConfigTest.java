@@ -11,6 +11,7 @@ import io.micronaut.context.env.PropertySource;
 import chunkrelay.envelope.testing.Envelopes;
 import chunkrelay.envelope.testing.ForkedRelay;
 import chunkrelay.envelope.testing.RelayClient;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,6 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The environment-variable forms the configuration reference documents bind to the relay's keys. */
+@Tag("external")
 class EnvironmentVariableConfigTest {
 
     @Test

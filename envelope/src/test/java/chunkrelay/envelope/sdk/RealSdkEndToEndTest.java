@@ -7,6 +7,7 @@ import chunkrelay.storage.ArchivedChunk;
 import chunkrelay.storage.EmbeddedS3Server;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -27,6 +28,7 @@ import java.util.stream.Collectors;
  * be archived in both forms, translate to valid OTLP showing the same, and reach the OTLP receiver. Failures name
  * the SDK and the step.
  */
+@Tag("external")
 class RealSdkEndToEndTest {
 
     private static final long PROJECT_ID = 42;

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -42,6 +43,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * gets), once, with its payload bytes, on the right path and key; and nothing acknowledged is lost while the
  * upstream is down, across a restart too.
  */
+@Tag("external")
 class UpstreamForwardingTest {
     private static final Pattern KEY = Pattern.compile("sentry_key=([0-9a-f]{32})|//([0-9a-f]{32})@");
 

@@ -5,6 +5,7 @@ import chunkrelay.chunk.fixtures.SdkRequest;
 import chunkrelay.envelope.testing.RunningRelay;
 import chunkrelay.storage.EmbeddedS3Server;
 import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;
@@ -27,6 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * frame's full name, file, samples and share under the pointer, and logs no error. The screenshot is saved as
  * {@code envelope/target/views-page.png}.
  */
+@Tag("external")
 class ProfilePageBrowserTest {
     private static final String RANGE = "from=2026-11-22T00:00:00Z&to=2026-11-23T00:00:00Z";
 

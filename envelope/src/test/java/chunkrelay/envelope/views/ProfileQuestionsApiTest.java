@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.perftools.profiles.ProfileProto;
 import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -38,6 +39,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * trace → profile holds exactly a trace's samples, a differential profile of the same samples under two releases
  * changes nothing and one with a chunk sent twice changes by the computed share, and the timeline counts every sample.
  */
+@Tag("external")
 class ProfileQuestionsApiTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String RANGE = "from=2026-11-22T00:00:00Z&to=2026-11-23T00:00:00Z";

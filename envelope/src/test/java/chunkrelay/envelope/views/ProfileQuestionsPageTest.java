@@ -6,6 +6,7 @@ import chunkrelay.envelope.testing.RunningRelay;
 import chunkrelay.storage.EmbeddedS3Server;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;
@@ -32,6 +33,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * functions red or blue and gives both shares under the pointer; nothing is logged as an error. Screenshots:
  * {@code envelope/target/views-questions.png} and {@code views-diff.png}.
  */
+@Tag("external")
 class ProfileQuestionsPageTest {
     private static final String RANGE = "from=2026-11-22T00:00:00Z&to=2026-11-23T00:00:00Z";
     private static final String TRANSACTION_TRACE = "acaf88a141894171b76154725292c830";

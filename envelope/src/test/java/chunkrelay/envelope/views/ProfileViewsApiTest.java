@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.perftools.profiles.ProfileProto;
 import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -47,6 +48,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * chunk listings from the bucket, merged exports equal to the archived OTLP forms, the chunk cap, bearer-token and
  * loopback-only modes, CORS that lets browser SDKs post but no other site read profiles, and {@code export}.
  */
+@Tag("external")
 class ProfileViewsApiTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     /** The recorded requests are of 2026-11-22 (UTC). */
