@@ -1,4 +1,4 @@
-package chunkrelay.envelope.bench;
+package chunkrelay.bench;
 
 import java.io.IOException;
 import java.nio.file.DirectoryStream;

@@ -1,4 +1,4 @@
-package chunkrelay.envelope.bench;
+package chunkrelay.bench;
 
 import chunkrelay.chunk.ChunkItemHeader;
 import chunkrelay.chunk.ChunkProcessor;

@@ -1,4 +1,4 @@
-package chunkrelay.envelope.bench;
+package chunkrelay.bench;
 
 import chunkrelay.chunk.fixtures.Fixtures;
 import chunkrelay.chunk.fixtures.SdkRequest;

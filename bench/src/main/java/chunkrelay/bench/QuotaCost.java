@@ -1,4 +1,4 @@
-package chunkrelay.envelope.bench;
+package chunkrelay.bench;
 
 import chunkrelay.envelope.auth.ChunkCategory;
 import chunkrelay.envelope.auth.ProjectRateLimiter;

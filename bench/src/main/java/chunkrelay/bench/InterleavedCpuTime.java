@@ -1,4 +1,4 @@
-package chunkrelay.envelope.bench;
+package chunkrelay.bench;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
