@@ -141,16 +141,7 @@ public final class BenchmarkSuite {
         int measurements = quick ? 2 : 5;
         progress("JMH chunk path: 5 benchmarks x 3 chunks, 1 fork, " + warmups + "+" + measurements
                 + " iterations of 1 s (about 3 minutes)");
-        Options options = new OptionsBuilder()
-                .include(ChunkPathBenchmark.class.getName() + "\\.")
-                .forks(1)
-                .warmupIterations(warmups).warmupTime(TimeValue.seconds(1))
-                .measurementIterations(measurements).measurementTime(TimeValue.seconds(1))
-                .jvmArgs("-Xmx3g", "-Xms3g")
-                .shouldFailOnError(true)
-                .verbosity(VerboseMode.SILENT)
-                .build();
-        Collection<RunResult> results = new Runner(options).run();
+        Collection<RunResult> results = jmh(ChunkPathBenchmark.class, warmups, measurements, "-Xmx3g", "-Xms3g");
         Map<String, double[]> scores = new HashMap<>();
         for (RunResult result : results) {
             String benchmark = result.getParams().getBenchmark();
@@ -191,83 +182,31 @@ public final class BenchmarkSuite {
 
     private void android() throws Exception {
         progress("JMH Android ART path: 4 benchmarks, 1 fork, 3+5 iterations of 1 s (about 40 s)");
-        Options options = new OptionsBuilder()
-                .include(ArtTraceBenchmark.class.getName() + "\\.")
-                .forks(1)
-                .warmupIterations(3).warmupTime(TimeValue.seconds(1))
-                .measurementIterations(5).measurementTime(TimeValue.seconds(1))
-                .jvmArgs("-Xmx1g")
-                .shouldFailOnError(true)
-                .verbosity(VerboseMode.SILENT)
-                .build();
-        Map<String, Double> medians = new HashMap<>();
-        for (RunResult result : new Runner(options).run()) {
-            String benchmark = result.getParams().getBenchmark();
-            medians.put(benchmark.substring(benchmark.lastIndexOf('.') + 1),
-                    result.getPrimaryResult().getStatistics().getPercentile(50));
-        }
+        Map<String, Double> medians = medians(jmh(ArtTraceBenchmark.class, 3, 5, "-Xmx1g"));
         int bytes = ArtTraceBenchmark.traceBytes();
-        double floor = medians.get("barePass");
         out.printf("%nAndroid ART path (the fixtures' real sampling trace, %d bytes decoded; JMH sample time, median"
                 + " call; MB/s of decoded trace;%n  x floor = median / median of a bare pass reading every byte of the"
                 + " same trace once)%n", bytes);
-        out.printf("%-16s %12s %9s %9s%n", "stage", "p50 us", "MB/s", "x floor");
-        for (String stage : List.of("barePass", "parse", "parseAndReplay", "wholeChunk")) {
-            double median = medians.get(stage);
-            out.printf(Locale.ROOT, "%-16s %12.1f %9.1f %9.2f%n", stage, median, bytes / median, median / floor);
-        }
+        stageRows(medians, bytes, List.of("barePass", "parse", "parseAndReplay", "wholeChunk"));
         out.println("  wholeChunk: the chunk JSON as the SDK sends it (base64 trace inside) through ChunkProcessor");
         perfetto();
     }
 
     private void perfetto() throws Exception {
         progress("JMH Android Perfetto path: 3 benchmarks, 1 fork, 3+5 iterations of 1 s (about 30 s)");
-        Options options = new OptionsBuilder()
-                .include(PerfettoTraceBenchmark.class.getName() + "\\.")
-                .forks(1)
-                .warmupIterations(3).warmupTime(TimeValue.seconds(1))
-                .measurementIterations(5).measurementTime(TimeValue.seconds(1))
-                .jvmArgs("-Xmx1g")
-                .shouldFailOnError(true)
-                .verbosity(VerboseMode.SILENT)
-                .build();
-        Map<String, Double> medians = new HashMap<>();
-        for (RunResult result : new Runner(options).run()) {
-            String benchmark = result.getParams().getBenchmark();
-            medians.put(benchmark.substring(benchmark.lastIndexOf('.') + 1),
-                    result.getPrimaryResult().getStatistics().getPercentile(50));
-        }
+        Map<String, Double> medians = medians(jmh(PerfettoTraceBenchmark.class, 3, 5, "-Xmx1g"));
         int bytes = PerfettoTraceBenchmark.traceBytes();
-        double floor = medians.get("barePass");
         out.printf("%nAndroid Perfetto path (a synthetic minute at 101 Hz on 8 threads, %d bytes of trace; JMH sample"
                 + " time, median call; MB/s of trace;%n  x floor = median / median of a bare pass reading every byte"
                 + " of the same trace once)%n", bytes);
-        out.printf("%-16s %12s %9s %9s%n", "stage", "p50 us", "MB/s", "x floor");
-        for (String stage : List.of("barePass", "parse", "wholeChunk")) {
-            double median = medians.get(stage);
-            out.printf(Locale.ROOT, "%-16s %12.1f %9.1f %9.2f%n", stage, median, bytes / median, median / floor);
-        }
+        stageRows(medians, bytes, List.of("barePass", "parse", "wholeChunk"));
         out.println("  parse: PerfettoTraceConverter (packets, interned tables, frames, stacks, samples);"
                 + " wholeChunk: the compound item through ChunkProcessor");
     }
 
     private void links() throws Exception {
         progress("JMH linking: translate with and without spans, 1 fork, 3+5 iterations of 1 s (about 20 s)");
-        Options options = new OptionsBuilder()
-                .include(LinkingBenchmark.class.getName() + "\\.")
-                .forks(1)
-                .warmupIterations(3).warmupTime(TimeValue.seconds(1))
-                .measurementIterations(5).measurementTime(TimeValue.seconds(1))
-                .jvmArgs("-Xmx1g")
-                .shouldFailOnError(true)
-                .verbosity(VerboseMode.SILENT)
-                .build();
-        Map<String, Double> medians = new HashMap<>();
-        for (RunResult result : new Runner(options).run()) {
-            String benchmark = result.getParams().getBenchmark();
-            medians.put(benchmark.substring(benchmark.lastIndexOf('.') + 1),
-                    result.getPrimaryResult().getStatistics().getPercentile(50));
-        }
+        Map<String, Double> medians = medians(jmh(LinkingBenchmark.class, 3, 5, "-Xmx1g"));
         int spans = LinkingBenchmark.busyServiceSpans(LinkingBenchmark.javaChunk()).size();
         double without = medians.get("translateWithoutSpans");
         double with = medians.get("translateWithSpans");
@@ -437,6 +376,42 @@ public final class BenchmarkSuite {
                 cost.redisCpuNanos());
         out.printf(Locale.ROOT, "  ratio Redis / in process: %.1fx wall, %.1fx CPU%n", cost.wallRatio(),
                 cost.redisCpuNanos() / cost.localCpuNanos());
+    }
+
+    /** Runs the benchmarks of one JMH class in a fork of its own, iterations of 1 s each. */
+    private static Collection<RunResult> jmh(Class<?> benchmarks, int warmups, int measurements, String... jvmArgs)
+            throws Exception {
+        Options options = new OptionsBuilder()
+                .include(benchmarks.getName() + "\\.")
+                .forks(1)
+                .warmupIterations(warmups).warmupTime(TimeValue.seconds(1))
+                .measurementIterations(measurements).measurementTime(TimeValue.seconds(1))
+                .jvmArgs(jvmArgs)
+                .shouldFailOnError(true)
+                .verbosity(VerboseMode.SILENT)
+                .build();
+        return new Runner(options).run();
+    }
+
+    /** The median call of each benchmark, in microseconds, by its method's name. */
+    private static Map<String, Double> medians(Collection<RunResult> results) {
+        Map<String, Double> medians = new HashMap<>();
+        for (RunResult result : results) {
+            String benchmark = result.getParams().getBenchmark();
+            medians.put(benchmark.substring(benchmark.lastIndexOf('.') + 1),
+                    result.getPrimaryResult().getStatistics().getPercentile(50));
+        }
+        return medians;
+    }
+
+    /** One row per stage over a trace of {@code bytes}: median, MB/s and the ratio to {@code barePass}. */
+    private void stageRows(Map<String, Double> medians, int bytes, List<String> stages) {
+        double floor = medians.get("barePass");
+        out.printf("%-16s %12s %9s %9s%n", "stage", "p50 us", "MB/s", "x floor");
+        for (String stage : stages) {
+            double median = medians.get(stage);
+            out.printf(Locale.ROOT, "%-16s %12.1f %9.1f %9.2f%n", stage, median, bytes / median, median / floor);
+        }
     }
 
     private void targets() {

@@ -8,7 +8,7 @@ import java.util.List;
  * each block as soon as it is copied, so a payload of nothing but small indices ("0,0,0,...") needs
  * about its final array plus one block, not the 2-3 times a doubling array needs while it grows.
  */
-final class GrowableIntArray {
+public final class GrowableIntArray {
     private static final int BLOCK = 1 << 14;
 
     private final List<int[]> blocks = new ArrayList<>();
@@ -17,7 +17,7 @@ final class GrowableIntArray {
     private int inCurrent;
     private int size;
 
-    void add(int value) {
+    public void add(int value) {
         if (current == null) {
             current = new int[BLOCK];
         } else if (inCurrent == BLOCK) {
@@ -29,8 +29,12 @@ final class GrowableIntArray {
         size++;
     }
 
+    public int size() {
+        return size;
+    }
+
     /** The values in one array; this instance is empty afterwards. */
-    int[] toArray() {
+    public int[] toArray() {
         int[] out = new int[size];
         int at = 0;
         for (int i = 0; i < blocks.size(); i++) {

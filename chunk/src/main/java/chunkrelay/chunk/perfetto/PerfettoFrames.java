@@ -2,6 +2,7 @@ package chunkrelay.chunk.perfetto;
 
 import chunkrelay.chunk.DebugImage;
 import chunkrelay.chunk.Frame;
+import chunkrelay.chunk.GrowableIntArray;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -52,8 +53,8 @@ final class PerfettoFrames {
     private final MemoryBudget budget;
     private final List<Frame> frames = new ArrayList<>();
     private final Map<FrameKey, Integer> frameIndex = new HashMap<>();
-    private final IntList stackOffsets = new IntList();
-    private final IntList stackFrames = new IntList();
+    private final GrowableIntArray stackOffsets = new GrowableIntArray();
+    private final GrowableIntArray stackFrames = new GrowableIntArray();
     private final Map<StackKey, Integer> stackIndex = new HashMap<>();
     private final List<DebugImage> images = new ArrayList<>();
     private final Set<ImageKey> imageKeys = new HashSet<>();

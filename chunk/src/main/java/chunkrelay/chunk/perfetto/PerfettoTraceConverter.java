@@ -1,5 +1,6 @@
 package chunkrelay.chunk.perfetto;
 
+import chunkrelay.chunk.GrowableIntArray;
 import chunkrelay.chunk.ThreadMetadata;
 import chunkrelay.chunk.perfetto.proto.PerfettoTraceProto;
 import chunkrelay.chunk.perfetto.proto.PerfettoTraceProto.TracePacket;
@@ -48,8 +49,8 @@ public final class PerfettoTraceConverter {
     private final Map<Integer, Integer> threadIndex = new HashMap<>();
     private final List<String> threadIds = new ArrayList<>();
     private long[] sampleTimes = new long[256];
-    private final IntList sampleStacks = new IntList();
-    private final IntList sampleThreads = new IntList();
+    private final GrowableIntArray sampleStacks = new GrowableIntArray();
+    private final GrowableIntArray sampleThreads = new GrowableIntArray();
     private Long clockOffsetNanos;
     private Integer mainPid;
     private int packetCount;
@@ -226,7 +227,8 @@ public final class PerfettoTraceConverter {
             throw tooLarge("callstack " + Long.toUnsignedString(callstackIid) + " is " + frameIds.length
                     + " frames deep, more than " + PerfettoLimits.MAX_CALLSTACK_DEPTH);
         }
-        IntList rootFirst = new IntList();
+        int[] leafFirst = new int[frameIds.length];
+        int first = leafFirst.length;
         for (long frameIid : frameIds) {
             Integer index = sequence.knownFrameIndex(frameIid);
             if (index == null) {
@@ -243,15 +245,10 @@ public final class PerfettoTraceConverter {
                         mapping);
                 sequence.rememberFrameIndex(frameIid, index);
             }
-            rootFirst.add(index);
+            leafFirst[--first] = index;
         }
-        int[] stack = rootFirst.toArray();
-        for (int i = 0, j = stack.length - 1; i < j; i++, j--) {
-            int swap = stack[i];
-            stack[i] = stack[j];
-            stack[j] = swap;
-        }
-        int stackId = frames.stack(stack);
+        // the interned callstack is root first; a chunk's stacks are leaf first
+        int stackId = frames.stack(Arrays.copyOfRange(leafFirst, first, leafFirst.length));
         sequence.rememberStackId(callstackIid, stackId);
         return stackId;
     }

@@ -190,14 +190,18 @@ public class ChunkDerivations {
     }
 
     /**
-     * Derives the chunk's OTLP form when its window ends. Translates it now, without spans, and keeps that
-     * ({@link PreparedChunk}) while the pending chunks stay within {@code relay.links.max-pending-bytes}; beyond it
-     * only the key waits, and the Sentry form is read back when the window ends.
+     * Derives the chunk's OTLP form when its window ends (with no window, at once). Translates it now, without spans,
+     * and keeps that ({@link PreparedChunk}) while the pending chunks stay within
+     * {@code relay.links.max-pending-bytes}; beyond it only the key waits, and the Sentry form is read back.
      *
      * @param metadata the archived forms' user metadata
      */
     public void schedule(long projectId, ArchiveKey key, ProfileChunk chunk, Map<String, String> metadata,
                          Instant receivedAt) {
+        if (!config.deferred()) {
+            deriveAtReceipt(projectId, key, chunk, metadata);
+            return;
+        }
         PreparedChunk prepared = pendingBytes.get() < config.pendingBytesLimit()
                 ? forms.prepare(projectId, chunk, metadata) : null;
         long bytes = prepared == null ? 0 : prepared.heapBytes();
@@ -208,21 +212,32 @@ public class ChunkDerivations {
         }
         Pending waiting = new Pending(projectId, key, prepared, bytes);
         pending.put(key.stem(), waiting);
-        if (!config.deferred()) {
-            // no window: derived in the caller's thread, so the answer follows both forms; a failure retries later
-            deriveWaiting(waiting, "window");
-            return;
-        }
         long delay = Math.max(0, Duration.between(Instant.now(), receivedAt.plus(config.window())).toMillis());
         scheduler.schedule(() -> deriveWaiting(waiting, "window"), delay, TimeUnit.MILLISECONDS);
     }
 
+    /**
+     * No window: the chunk in hand is translated with the spans known now and derived in the caller's thread, so the
+     * answer follows both forms. A derivation the archive fails waits like any other, read back when retried.
+     */
+    private void deriveAtReceipt(long projectId, ArchiveKey key, ProfileChunk chunk, Map<String, String> metadata) {
+        Pending waiting = new Pending(projectId, key, null, 0);
+        pending.put(key.stem(), waiting);
+        deriveWaiting(waiting, "window", () -> store(key,
+                ChunkStages.timed(meters, "translate", () -> forms.translated(projectId, chunk, metadata)),
+                "window", true));
+    }
+
     private void deriveWaiting(Pending waiting, String when) {
+        deriveWaiting(waiting, when, () -> derive(waiting.projectId(), waiting.key(), waiting.prepared(), when, true));
+    }
+
+    private void deriveWaiting(Pending waiting, String when, Runnable derivation) {
         if (pending.get(waiting.key().stem()) != waiting) {
             return;
         }
         try {
-            derive(waiting.projectId(), waiting.key(), waiting.prepared(), when, true);
+            derivation.run();
             release(waiting);
         } catch (ArchiveUnavailableException e) {
             meters.counter("relay.derivations.failures").increment();
@@ -258,7 +273,12 @@ public class ChunkDerivations {
      * @param forward  whether to hand it to the forwarder (replay sends what it derives itself)
      */
     void derive(long projectId, ArchiveKey key, PreparedChunk prepared, String when, boolean forward) {
-        OtlpForms.Derived derived = prepared != null ? forms.link(projectId, prepared) : forms.fromArchive(projectId, key);
+        store(key, prepared != null ? forms.link(projectId, prepared) : forms.fromArchive(projectId, key), when,
+                forward);
+    }
+
+    /** Writes a derived OTLP form once and forwards it; nothing for a chunk whose Sentry form is gone (null). */
+    private void store(ArchiveKey key, OtlpForms.Derived derived, String when, boolean forward) {
         if (derived == null) {
             return;
         }

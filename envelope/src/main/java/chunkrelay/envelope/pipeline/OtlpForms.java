@@ -93,15 +93,17 @@ final class OtlpForms {
     /** Reads the Sentry form back and translates it with the spans known now; null when it is gone. */
     Derived fromArchive(long projectId, ArchiveKey key) {
         ProfileChunk normalised = readBack(key);
-        if (normalised == null) {
-            return null;
-        }
+        return normalised == null ? null : translated(projectId, normalised, ArchivedMetadata.of(normalised, version));
+    }
+
+    /** The chunk translated with the spans known now, in one pass. */
+    Derived translated(long projectId, ProfileChunk chunk, Map<String, String> metadata) {
         TranslationContext context = TranslationContext.forProject(projectId)
                 .withServiceName(projects.serviceName(projectId))
-                .withSpans(spans.forChunk(projectId, normalised, true));
-        ChunkTranslator.Translated translated = translator.translateWithLinks(normalised, context);
-        return new Derived(translated.request().toByteArray(), null, ArchivedMetadata.of(normalised, version),
-                translated.linkedSamples(), translated.unlinkedSamples(), translated.ambiguousSamples());
+                .withSpans(spans.forChunk(projectId, chunk, true));
+        ChunkTranslator.Translated translated = translator.translateWithLinks(chunk, context);
+        return new Derived(translated.request().toByteArray(), null, metadata, translated.linkedSamples(),
+                translated.unlinkedSamples(), translated.ambiguousSamples());
     }
 
     private ProfileChunk readBack(ArchiveKey key) {

@@ -60,14 +60,14 @@ public class ProfileQuestionsController {
 
     @Get(uri = "/{project}/traces", produces = MediaType.APPLICATION_JSON)
     public ProfileQuestions.TraceList traces(@PathVariable String project, HttpRequest<?> request) {
-        return questions.traces(query(project, request.getParameters()));
+        return questions.traces(ViewQuery.of(project, request.getParameters()));
     }
 
     @Get(uri = "/{project}/traces/{traceId}/profile")
     public HttpResponse<byte[]> traceProfile(@PathVariable String project, @PathVariable String traceId,
                                              HttpRequest<?> request) throws IOException {
         ExportFormat format = ProfileViewsController.format(request.getParameters().get("format"));
-        ViewQuery query = query(project, request.getParameters()).withTrace(traceId);
+        ViewQuery query = ViewQuery.of(project, request.getParameters()).withTrace(traceId);
         MergedProfile profile = questions.traceProfile(query);
         String name = "trace-" + query.traceId() + "." + format.suffix();
         ByteArrayOutputStream body = new ByteArrayOutputStream();
@@ -78,7 +78,7 @@ public class ProfileQuestionsController {
     @Get(uri = "/{project}/diff", produces = MediaType.APPLICATION_JSON)
     public ProfileDiff.Result diff(@PathVariable String project, HttpRequest<?> request) {
         HttpParameters parameters = request.getParameters();
-        ViewQuery query = query(project, parameters);
+        ViewQuery query = ViewQuery.of(project, parameters);
         return questions.diff(DiffSide.parse("baseline", parameters.get("baseline"), query),
                 DiffSide.parse("comparison", parameters.get("comparison"), query));
     }
@@ -86,19 +86,12 @@ public class ProfileQuestionsController {
     @Get(uri = "/{project}/timeline", produces = MediaType.APPLICATION_JSON)
     public TimelineAnswer timeline(@PathVariable String project, HttpRequest<?> request) {
         HttpParameters parameters = request.getParameters();
-        ViewQuery query = query(project, parameters);
+        ViewQuery query = ViewQuery.of(project, parameters);
         Timeline.By by = by(parameters.get("by"));
         Timeline.Result timeline = questions.timeline(query, step(parameters.get("step")), by);
         return new TimelineAnswer(query.project(), query.from().toString(), query.to().toString(),
                 by.name().toLowerCase(Locale.ROOT), timeline.stepNanos(), timeline.steps(), timeline.fromNanos(),
                 timeline.series());
-    }
-
-    static ViewQuery query(String project, HttpParameters parameters) {
-        return ViewQuery.parse(project, parameters.get("from"), parameters.get("to"), parameters.get("profiler_id"),
-                parameters.get("platform"), parameters.get("release"), parameters.get("thread_id"),
-                parameters.get("trace_id"), parameters.get("span_id"), Instant.now())
-                .withEnvironment(parameters.get("environment"));
     }
 
     /** {@code 30s}, {@code 5m}, {@code 1h}, seconds as a number, or an ISO 8601 duration; null when absent. */

@@ -2,6 +2,7 @@ package chunkrelay.envelope.views;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.micronaut.http.HttpHeaders;
+import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.MediaType;
 import io.micronaut.http.annotation.Controller;
@@ -58,18 +59,9 @@ public class ProfileViewsController {
     }
 
     @Get(uri = "/{project}/profile")
-    public HttpResponse<byte[]> profile(@PathVariable String project, @Nullable @QueryValue String from,
-                                        @Nullable @QueryValue String to,
-                                        @Nullable @QueryValue("profiler_id") String profilerId,
-                                        @Nullable @QueryValue String platform, @Nullable @QueryValue String release,
-                                        @Nullable @QueryValue String environment,
-                                        @Nullable @QueryValue("thread_id") String threadId,
-                                        @Nullable @QueryValue("trace_id") String traceId,
-                                        @Nullable @QueryValue("span_id") String spanId,
-                                        @Nullable @QueryValue String format) throws IOException {
-        ExportFormat exportFormat = format(format);
-        ViewQuery query = ViewQuery.parse(project, from, to, profilerId, platform, release, threadId, traceId,
-                spanId, Instant.now()).withEnvironment(environment);
+    public HttpResponse<byte[]> profile(@PathVariable String project, HttpRequest<?> request) throws IOException {
+        ExportFormat exportFormat = format(request.getParameters().get("format"));
+        ViewQuery query = ViewQuery.of(project, request.getParameters());
         ByteArrayOutputStream body = new ByteArrayOutputStream();
         views.export(query, exportFormat, body);
         return download(body.toByteArray(), exportFormat, ProfileViews.fileName(query, exportFormat));

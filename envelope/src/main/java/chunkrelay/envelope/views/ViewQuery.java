@@ -2,6 +2,7 @@ package chunkrelay.envelope.views;
 
 import chunkrelay.envelope.errors.RelayError;
 import chunkrelay.translate.view.ViewFilter;
+import io.micronaut.http.HttpParameters;
 import io.micronaut.http.HttpStatus;
 
 import java.time.Duration;
@@ -85,6 +86,17 @@ public record ViewQuery(long project, Instant from, Instant to, String profilerI
 
     public ViewFilter filter() {
         return new ViewFilter(nanos(from), nanos(to), profilerId, threadId, traceId, spanId);
+    }
+
+    /**
+     * The query a view's request parameters give: from, to, profiler_id, platform, release, environment, thread_id,
+     * trace_id and span_id.
+     */
+    static ViewQuery of(String project, HttpParameters parameters) {
+        return parse(project, parameters.get("from"), parameters.get("to"), parameters.get("profiler_id"),
+                parameters.get("platform"), parameters.get("release"), parameters.get("thread_id"),
+                parameters.get("trace_id"), parameters.get("span_id"), Instant.now())
+                .withEnvironment(parameters.get("environment"));
     }
 
     static long nanos(Instant instant) {
