@@ -8,6 +8,12 @@ import chunkrelay.chunk.fixtures.RecordedChunk;
 import chunkrelay.translate.ChunkTranslator;
 import chunkrelay.translate.TranslationContext;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.util.List;
 
@@ -19,9 +25,14 @@ import java.util.List;
 final class ChunkCost {
     private static final com.sun.management.ThreadMXBean THREADS =
             (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+    private static final JsonFactory JSON = JsonFactory.builder().streamReadConstraints(StreamReadConstraints.builder()
+            .maxStringLength(Integer.MAX_VALUE).build()).build();
 
-    /** Per chunk: CPU microseconds, bytes allocated, bytes of chunk JSON. */
-    record PerChunk(double cpuMicros, double allocatedBytes, double jsonBytes) {
+    /**
+     * Per chunk: CPU microseconds of the chunk path, bytes it allocated, bytes of chunk JSON, and CPU microseconds of
+     * a bare Jackson token pass over the same JSON (every token, nothing kept), taken in turns with the path.
+     */
+    record PerChunk(double cpuMicros, double allocatedBytes, double jsonBytes, double tokenPassCpuMicros) {
         double allocationPerJsonByte() {
             return allocatedBytes / jsonBytes;
         }
@@ -39,26 +50,45 @@ final class ChunkCost {
         long sink = 0;
         for (int warmup = 0; warmup < rounds; warmup++) {
             for (RecordedChunk chunk : chunks) {
-                sink += path(processor, translator, context, chunk);
+                sink += path(processor, translator, context, chunk) + tokenPass(chunk.payload());
             }
         }
         long thread = Thread.currentThread().getId();
-        long cpuBefore = THREADS.getCurrentThreadCpuTime();
-        long allocatedBefore = THREADS.getThreadAllocatedBytes(thread);
+        long cpu = 0;
+        long tokenPassCpu = 0;
+        long allocated = 0;
         long json = 0;
         for (int round = 0; round < rounds; round++) {
             for (RecordedChunk chunk : chunks) {
+                long cpuBefore = THREADS.getCurrentThreadCpuTime();
+                long allocatedBefore = THREADS.getThreadAllocatedBytes(thread);
                 sink += path(processor, translator, context, chunk);
+                long between = THREADS.getCurrentThreadCpuTime();
+                allocated += THREADS.getThreadAllocatedBytes(thread) - allocatedBefore;
+                sink += tokenPass(chunk.payload());
+                cpu += between - cpuBefore;
+                tokenPassCpu += THREADS.getCurrentThreadCpuTime() - between;
                 json += chunk.payload().length;
             }
         }
-        long cpu = THREADS.getCurrentThreadCpuTime() - cpuBefore;
-        long allocated = THREADS.getThreadAllocatedBytes(thread) - allocatedBefore;
         if (sink == 42) {
             System.out.print("");
         }
         double n = (double) rounds * chunks.size();
-        return new PerChunk(cpu / 1e3 / n, allocated / n, json / n);
+        return new PerChunk(cpu / 1e3 / n, allocated / n, json / n, tokenPassCpu / 1e3 / n);
+    }
+
+    /** The floor: every token of the chunk's JSON read once, nothing kept, with the relay's string limits. */
+    private static long tokenPass(byte[] json) {
+        long tokens = 0;
+        try (JsonParser parser = JSON.createParser(json)) {
+            while (parser.nextToken() != null) {
+                tokens++;
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return tokens;
     }
 
     private static long path(ChunkProcessor processor, ChunkTranslator translator, TranslationContext context,

@@ -1,7 +1,7 @@
 package chunkrelay.chunk;
 
 /**
- * Stable sort of parallel sample arrays by timestamp, on primitives (a merge sort over an index
+ * Stable sort of parallel sample arrays by timestamp, on primitives (a natural merge sort over an index
  * permutation), so a million samples sort without boxing. Already sorted input, the usual case, costs
  * one pass.
  */
@@ -38,15 +38,34 @@ public final class SampleOrder {
         return stableOrder(times, n, new int[n]);
     }
 
+    /**
+     * A natural merge sort: the ascending runs the input already has (an SDK writes each thread's samples in time
+     * order, so a chunk holds a few long runs) are merged pairwise until one is left.
+     */
     private static int[] stableOrder(long[] times, int n, int[] scratch) {
         int[] order = new int[n];
         for (int i = 0; i < n; i++) {
             order[i] = i;
         }
-        for (int width = 1; width < n; width *= 2) {
-            for (int lo = 0; lo < n - width; lo += 2 * width) {
-                merge(times, order, scratch, lo, lo + width, Math.min(lo + 2 * width, n));
+        GrowableIntArray starts = new GrowableIntArray();
+        starts.add(0);
+        for (int i = 1; i < n; i++) {
+            if (times[i] < times[i - 1]) {
+                starts.add(i);
             }
+        }
+        int[] runs = starts.toArray();
+        int count = runs.length;
+        while (count > 1) {
+            int merged = 0;
+            for (int r = 0; r < count; r += 2) {
+                if (r + 1 < count) {
+                    int hi = r + 2 < count ? runs[r + 2] : n;
+                    merge(times, order, scratch, runs[r], runs[r + 1], hi);
+                }
+                runs[merged++] = runs[r];
+            }
+            count = merged;
         }
         return order;
     }

@@ -30,6 +30,9 @@ final class SampleV2ProfileReader {
     private final GrowableIntArray threadIndices = new GrowableIntArray();
     private final Map<String, Integer> threadIndexById = new HashMap<>();
     private final List<String> threadIds = new ArrayList<>();
+    private final PredictedFieldNames sampleFields = new PredictedFieldNames("timestamp", "stack_id", "thread_id");
+    /** The thread of the sample before: samples of one thread come in runs, so it is compared first. */
+    private int lastThread = -1;
     private int[] stackOffsets = {0};
     private int[] stackFrames = {};
     private Map<String, ThreadMetadata> threadMetadata = Map.of();
@@ -104,8 +107,11 @@ final class SampleV2ProfileReader {
         int thread = -1;
         long timestamp = 0;
         int stackId = 0;
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
-            String field = p.currentName();
+        for (int position = 0; ; position++) {
+            String field = sampleFields.next(p, position);
+            if (field == null) {
+                break;
+            }
             p.nextToken();
             switch (field) {
                 case "timestamp" -> {
@@ -149,8 +155,12 @@ final class SampleV2ProfileReader {
             char[] text = p.getTextCharacters();
             int offset = p.getTextOffset();
             int length = p.getTextLength();
+            if (lastThread >= 0 && sameChars(threadIds.get(lastThread), text, offset, length)) {
+                return lastThread;
+            }
             for (int t = 0; t < Math.min(threadIds.size(), IN_PLACE_THREAD_IDS); t++) {
                 if (sameChars(threadIds.get(t), text, offset, length)) {
+                    lastThread = t;
                     return t;
                 }
             }
@@ -162,6 +172,7 @@ final class SampleV2ProfileReader {
             threadIndexById.put(threadId, index);
             threadIds.add(threadId);
         }
+        lastThread = index;
         return index;
     }
 

@@ -53,7 +53,60 @@ final class SamplingPeriod {
             Arrays.sort(wide, 0, count);
             return count % 2 == 1 ? wide[mid] : wide[mid - 1] + (wide[mid] - wide[mid - 1]) / 2;
         }
-        Arrays.sort(deltas, 0, count);
-        return count % 2 == 1 ? deltas[mid] : deltas[mid - 1] + ((long) deltas[mid] - deltas[mid - 1]) / 2;
+        int upper = select(deltas, count, mid);
+        if (count % 2 == 1) {
+            return upper;
+        }
+        // after the selection, everything left of mid is no greater than it: the lower middle is their maximum
+        int lower = deltas[0];
+        for (int i = 1; i < mid; i++) {
+            lower = Math.max(lower, deltas[i]);
+        }
+        return lower + ((long) upper - lower) / 2;
+    }
+
+    /**
+     * The k-th smallest of {@code values[0..n)}, moving smaller values left of k and larger ones right (quickselect:
+     * linear on average, where a sort is n log n). Past a depth of 2 log n, a range is sorted instead, so a chunk
+     * made to defeat the pivots costs no more than the sort.
+     */
+    static int select(int[] values, int n, int k) {
+        int lo = 0;
+        int hi = n - 1;
+        int depthLeft = 2 * (32 - Integer.numberOfLeadingZeros(Math.max(n, 1)));
+        while (hi > lo) {
+            if (depthLeft-- == 0) {
+                Arrays.sort(values, lo, hi + 1);
+                return values[k];
+            }
+            int pivot = medianOfThree(values[lo], values[lo + (hi - lo) / 2], values[hi]);
+            int i = lo;
+            int j = hi;
+            while (i <= j) {
+                while (values[i] < pivot) {
+                    i++;
+                }
+                while (values[j] > pivot) {
+                    j--;
+                }
+                if (i <= j) {
+                    int swap = values[i];
+                    values[i++] = values[j];
+                    values[j--] = swap;
+                }
+            }
+            if (k <= j) {
+                hi = j;
+            } else if (k >= i) {
+                lo = i;
+            } else {
+                return values[k];
+            }
+        }
+        return values[k];
+    }
+
+    private static int medianOfThree(int a, int b, int c) {
+        return Math.max(Math.min(a, b), Math.min(Math.max(a, b), c));
     }
 }

@@ -2,8 +2,12 @@ package chunkrelay.translate;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.Arrays;
+import java.util.Random;
+
 import static chunkrelay.translate.TestChunk.function;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class SamplingPeriodTest {
 
@@ -53,5 +57,35 @@ class SamplingPeriodTest {
         TestChunk chunk = chunkWithOneStack();
         chunk.sample(0, 0, "1").sample(0, 0, "1").sample(5_000_000L, 0, "2");
         assertEquals(SamplingPeriod.DEFAULT_NANOS, SamplingPeriod.medianThreadDelta(chunk.build()));
+    }
+
+    @Test
+    void selectFindsWhatASortPutsAtEachRankWhateverTheOrder() {
+        Random random = new Random(27);
+        for (int n : new int[]{1, 2, 3, 10, 101, 4096}) {
+            int[][] inputs = {
+                    random.ints(n, 0, 50).toArray(),
+                    random.ints(n).toArray(),
+                    java.util.stream.IntStream.range(0, n).toArray(),
+                    java.util.stream.IntStream.range(0, n).map(i -> n - i).toArray(),
+                    new int[n],
+                    // organ pipe: ascending then descending, a classic bad case for middle pivots
+                    java.util.stream.IntStream.range(0, n).map(i -> Math.min(i, n - i)).toArray()};
+            for (int[] input : inputs) {
+                int[] sorted = input.clone();
+                Arrays.sort(sorted);
+                for (int k : new int[]{0, n / 2, n - 1}) {
+                    int[] values = input.clone();
+                    int found = SamplingPeriod.select(values, n, k);
+                    assertEquals(sorted[k], found, "rank " + k + " of " + n);
+                    for (int i = 0; i < k; i++) {
+                        assertTrue(values[i] <= found, "left of rank " + k + " at " + i);
+                    }
+                    for (int i = k + 1; i < n; i++) {
+                        assertTrue(values[i] >= found, "right of rank " + k + " at " + i);
+                    }
+                }
+            }
+        }
     }
 }
