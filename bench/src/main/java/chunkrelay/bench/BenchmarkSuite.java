@@ -267,7 +267,7 @@ public final class BenchmarkSuite {
                 row(label, discard, "");
                 double ratio = envelope.requestsPerSecond() / discard.requestsPerSecond();
                 row(label, envelope, String.format(Locale.ROOT, "%.2f", ratio));
-                ChunkCost.PerChunk path = ChunkCost.of(names, 20);
+                ChunkCost.PerChunk path = ChunkCost.of(names, 200, 30);
                 costs.add(String.format(Locale.ROOT, "%-8s relay CPU per archived chunk %8.0f us; bare Jackson token"
                         + " pass %6.0f us: ratio %.2f; chunk path %6.0f us: ratio %.2f (the path alone %.2fx the token pass)",
                         label, relayCpuPerChunk, path.tokenPassCpuMicros(), relayCpuPerChunk / path.tokenPassCpuMicros(),

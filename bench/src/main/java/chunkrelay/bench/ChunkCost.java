@@ -41,14 +41,19 @@ final class ChunkCost {
     private ChunkCost() {
     }
 
-    static PerChunk of(List<String> requestNames, int rounds) {
+    /**
+     * @param warmUpRounds rounds over the chunks before measuring: enough for the JIT's optimising compiler to take
+     *                     the path (the relay is measured warm too)
+     * @param rounds       rounds measured
+     */
+    static PerChunk of(List<String> requestNames, int warmUpRounds, int rounds) {
         List<RecordedChunk> chunks = Fixtures.sdkChunks().stream()
                 .filter(c -> requestNames.contains(c.request())).toList();
         ChunkProcessor processor = new ChunkProcessor(ChunkProcessor.DEFAULT_MAX_CHUNK_BYTES);
         ChunkTranslator translator = new ChunkTranslator("chunk-relay", "bench");
         TranslationContext context = TranslationContext.forProject(1);
         long sink = 0;
-        for (int warmup = 0; warmup < rounds; warmup++) {
+        for (int warmup = 0; warmup < warmUpRounds; warmup++) {
             for (RecordedChunk chunk : chunks) {
                 sink += path(processor, translator, context, chunk) + tokenPass(chunk.payload());
             }

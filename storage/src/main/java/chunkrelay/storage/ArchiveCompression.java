@@ -1,6 +1,7 @@
 package chunkrelay.storage;
 
 import com.github.luben.zstd.Zstd;
+import com.github.luben.zstd.ZstdException;
 import com.github.luben.zstd.ZstdInputStream;
 
 import java.io.ByteArrayInputStream;
@@ -27,6 +28,8 @@ public enum ArchiveCompression {
     /** The largest compression buffer a thread keeps (for chunks up to about 4 MiB of JSON). */
     private static final int SCRATCH_LIMIT = 4 << 20;
     private static final ThreadLocal<byte[]> ZSTD_SCRATCH = new ThreadLocal<>();
+    /** The largest object decompressed in one call: a chunk's JSON is at most 50 MiB. */
+    private static final long ONE_SHOT_LIMIT = 256L << 20;
 
     private final String encoding;
     private final String suffix;
@@ -100,12 +103,35 @@ public enum ArchiveCompression {
     }
 
     byte[] decompress(byte[] data) {
+        if (this == ZSTD) {
+            byte[] oneShot = zstdOneShot(data);
+            if (oneShot != null) {
+                return oneShot;
+            }
+        }
         try (InputStream in = this == ZSTD
                 ? new ZstdInputStream(new ByteArrayInputStream(data))
                 : new GZIPInputStream(new ByteArrayInputStream(data), 64 * 1024)) {
             return in.readAllBytes();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * A frame that states its size (every frame the archive writes) is decompressed in one call into an array of that
+     * size, without a stream's buffers; null for anything else (no size, a size past {@link #ONE_SHOT_LIMIT},
+     * several frames), which the stream then reads.
+     */
+    private static byte[] zstdOneShot(byte[] data) {
+        long size = Zstd.getFrameContentSize(data);
+        if (size < 0 || size > ONE_SHOT_LIMIT) {
+            return null;
+        }
+        try {
+            return Zstd.decompress(data, (int) size);
+        } catch (ZstdException e) {
+            return null;
         }
     }
 }

@@ -2,10 +2,16 @@ package chunkrelay.storage;
 
 import org.junit.jupiter.api.Test;
 
+import com.github.luben.zstd.Zstd;
+import com.github.luben.zstd.ZstdOutputStream;
+
+import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Random;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ArchiveCompressionTest {
@@ -37,5 +43,33 @@ class ArchiveCompressionTest {
     void gzipRoundTrips() {
         byte[] data = json(200_000, 6);
         assertArrayEquals(data, ArchiveCompression.GZIP.decompress(ArchiveCompression.GZIP.compress(data)));
+    }
+
+    @Test
+    void zstdReadsObjectsItDidNotWriteItselfFramesWithoutASizeAndSeveralFrames() throws Exception {
+        byte[] first = json(300_000, 7);
+        byte[] second = json(50_000, 8);
+        // a streaming writer states no content size
+        ByteArrayOutputStream streamed = new ByteArrayOutputStream();
+        try (ZstdOutputStream out = new ZstdOutputStream(streamed)) {
+            out.write(first);
+        }
+        assertEquals(-1, Zstd.getFrameContentSize(streamed.toByteArray()), "the frame states no size");
+        assertArrayEquals(first, ArchiveCompression.ZSTD.decompress(streamed.toByteArray()));
+        // two frames one after the other: the first one's size is not the object's
+        ByteArrayOutputStream frames = new ByteArrayOutputStream();
+        frames.write(ArchiveCompression.ZSTD.compress(first));
+        frames.write(ArchiveCompression.ZSTD.compress(second));
+        ByteArrayOutputStream both = new ByteArrayOutputStream();
+        both.write(first);
+        both.write(second);
+        assertArrayEquals(both.toByteArray(), ArchiveCompression.ZSTD.decompress(frames.toByteArray()));
+    }
+
+    @Test
+    void zstdRefusesACorruptObject() {
+        byte[] compressed = ArchiveCompression.ZSTD.compress(json(100_000, 9));
+        byte[] corrupt = java.util.Arrays.copyOf(compressed, compressed.length / 2);
+        assertThrows(RuntimeException.class, () -> ArchiveCompression.ZSTD.decompress(corrupt));
     }
 }
