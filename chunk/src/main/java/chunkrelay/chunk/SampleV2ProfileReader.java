@@ -5,6 +5,8 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -33,6 +35,8 @@ final class SampleV2ProfileReader {
     private final PredictedFieldNames sampleFields = new PredictedFieldNames("timestamp", "stack_id", "thread_id");
     /** The thread of the sample before: samples of one thread come in runs, so it is compared first. */
     private int lastThread = -1;
+    /** That thread's id as UTF-8, or null when it cannot be compared with the input in place. */
+    private byte[] lastThreadBytes;
     private int[] stackOffsets = {0};
     private int[] stackFrames = {};
     private Map<String, ThreadMetadata> threadMetadata = Map.of();
@@ -147,21 +151,21 @@ final class SampleV2ProfileReader {
     }
 
     /**
-     * The index of the sample's thread id (the current token). The few ids of a chunk are compared in place
-     * first, so that the usual sample allocates no String; a new id is read and checked as a Rust String.
+     * The index of the sample's thread id (the current token). The previous sample's id is compared with the input's
+     * bytes first, then the few ids of a chunk with the decoded token, so that the usual sample allocates no String;
+     * a new id is read and checked as a Rust String.
      */
     private int threadIndex() throws IOException, ChunkSchemaException {
         if (p.currentToken() == JsonToken.VALUE_STRING) {
+            if (lastThreadBytes != null && isLastThreadInPlace()) {
+                return lastThread;
+            }
             char[] text = p.getTextCharacters();
             int offset = p.getTextOffset();
             int length = p.getTextLength();
-            if (lastThread >= 0 && sameChars(threadIds.get(lastThread), text, offset, length)) {
-                return lastThread;
-            }
             for (int t = 0; t < Math.min(threadIds.size(), IN_PLACE_THREAD_IDS); t++) {
                 if (sameChars(threadIds.get(t), text, offset, length)) {
-                    lastThread = t;
-                    return t;
+                    return sameThreadAs(t);
                 }
             }
         }
@@ -172,8 +176,34 @@ final class SampleV2ProfileReader {
             threadIndexById.put(threadId, index);
             threadIds.add(threadId);
         }
-        lastThread = index;
-        return index;
+        return sameThreadAs(index);
+    }
+
+    /** Remembers the thread for the next sample, with its id's bytes when they can be compared in the input as is. */
+    private int sameThreadAs(int thread) {
+        if (thread != lastThread) {
+            lastThread = thread;
+            String id = threadIds.get(thread);
+            // an id with a quote or backslash is escaped in JSON: its bytes in the input differ from the id's
+            boolean escaped = id.indexOf('"') >= 0 || id.indexOf('\\') >= 0;
+            lastThreadBytes = escaped ? null : id.getBytes(StandardCharsets.UTF_8);
+        }
+        return thread;
+    }
+
+    /**
+     * Whether the current string token is, byte for byte, the previous sample's thread id between its quotes. It
+     * reads the input where the token starts, so the parser skips the string as a token pass would, without decoding
+     * it: most samples follow one of the same thread.
+     */
+    private boolean isLastThreadInPlace() {
+        long start = p.currentTokenLocation().getByteOffset();
+        int length = lastThreadBytes.length;
+        if (start < 0 || start + length + 2 > payload.length || payload[(int) start] != '"'
+                || payload[(int) start + length + 1] != '"') {
+            return false;
+        }
+        return Arrays.equals(payload, (int) start + 1, (int) start + 1 + length, lastThreadBytes, 0, length);
     }
 
     /**
