@@ -40,7 +40,8 @@ import java.util.stream.Stream;
 public final class BenchmarkSuite {
     private static final int CONCURRENCY = 4;
     private static final Duration WARMUP = Duration.ofSeconds(3);
-    private static final Duration LOAD = Duration.ofSeconds(10);
+    /** How long each end-to-end row runs: {@code -Dbench.load.seconds}, 10 by default. */
+    private static final Duration LOAD = Duration.ofSeconds(Long.getLong("bench.load.seconds", 10));
     private static final Duration MAX_WARMUP = Duration.ofSeconds(180);
     private static final Duration JIT_CATCH_UP = Duration.ofSeconds(1);
     private static final String RELAY_HEAP = "512m";
@@ -63,9 +64,9 @@ public final class BenchmarkSuite {
         if (!Files.isRegularFile(jar)) {
             throw new IllegalArgumentException("no relay jar at " + jar + " (build it with mvn package first)");
         }
-        // -Dbench.only=sizes,chunk-path,android,links,views,end-to-end,soak,memory,quota runs some sections; all by default
+        // -Dbench.only=sizes,chunk-path,stages,android,links,views,end-to-end,soak,memory,quota runs some sections; all by default
         Set<String> only = Set.of(System.getProperty("bench.only",
-                        "sizes,chunk-path,android,links,views,end-to-end,soak,memory,quota")
+                        "sizes,chunk-path,stages,android,links,views,end-to-end,soak,memory,quota")
                 .split(","));
         BenchmarkSuite suite = new BenchmarkSuite();
         suite.header();
@@ -74,6 +75,9 @@ public final class BenchmarkSuite {
         }
         if (only.contains("chunk-path")) {
             suite.chunkPath();
+        }
+        if (only.contains("stages")) {
+            suite.ingestStages();
         }
         if (only.contains("android")) {
             suite.android();
@@ -366,6 +370,16 @@ public final class BenchmarkSuite {
                 "answers " + answers.values().stream().map(a -> a.split(" ")[0]).toList());
         target("50 MiB chunk through the relay with -Xmx512m", smallest > 0 && smallest <= 512,
                 "smallest passing -Xmx " + mib(smallest));
+    }
+
+    private void ingestStages() throws Exception {
+        progress("ingest stages: each stage the relay runs per chunk, alone");
+        out.printf("%nIngest stages (the recorded SDK chunks, each stage alone in this JVM: CPU of the calling thread,"
+                + " system time included, median of rounds in turns;%n  x = against the bare Jackson token pass; stores:"
+                + " the embedded S3Proxy on the filesystem, in this thread, with the relay's metadata)%n");
+        for (String[] chunk : new String[][] {{"java", "java-8.43.0/001"}, {"node", "node-11.1.0-long/001"}}) {
+            IngestStageCost.lines(chunk[0], IngestStageCost.measure(chunk[1])).forEach(line -> out.printf("  %s%n", line));
+        }
     }
 
     private void quota() throws Exception {

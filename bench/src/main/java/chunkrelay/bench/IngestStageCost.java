@@ -1,0 +1,197 @@
+package chunkrelay.bench;
+
+import chunkrelay.chunk.ChunkItemHeader;
+import chunkrelay.chunk.ChunkOutcome;
+import chunkrelay.chunk.ChunkProcessor;
+import chunkrelay.chunk.ProfileChunk;
+import chunkrelay.chunk.fixtures.Fixtures;
+import chunkrelay.chunk.fixtures.RecordedChunk;
+import chunkrelay.chunk.fixtures.SdkRequest;
+import chunkrelay.storage.ArchiveKey;
+import chunkrelay.storage.ArchiveSettings;
+import chunkrelay.storage.ChunkArchive;
+import chunkrelay.storage.ChunkMetadata;
+import chunkrelay.storage.EmbeddedS3Server;
+import chunkrelay.storage.ObjectStore;
+import chunkrelay.translate.ChunkTranslator;
+import chunkrelay.translate.TranslationContext;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.IntSupplier;
+import java.util.zip.GZIPInputStream;
+
+/**
+ * What each stage the relay runs on every chunk costs on its own, against a bare Jackson token pass over the chunk's
+ * JSON: inflating the SDK's gzipped request, parsing and normalising, translating and serialising, compressing
+ * both forms, and writing each into the embedded store (S3Proxy on the filesystem, in this thread, with the
+ * metadata the relay writes). CPU time of the calling thread (system time included, so the store's file writes
+ * count), median of rounds taken in turns. Their sum is what the relay cannot avoid per chunk as it is built: the
+ * end-to-end rows show what it costs on top (HTTP, scheduling, links, GC, JIT).
+ */
+final class IngestStageCost {
+    private static final int WARM_UP_ROUNDS = 150;
+    private static final int ROUNDS = 15;
+    private static final int CALLS_PER_ROUND = 10;
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    private static final JsonFactory JSON = JsonFactory.builder().streamReadConstraints(StreamReadConstraints.builder()
+            .maxStringLength(Integer.MAX_VALUE).build()).build();
+
+    /** One stage: median CPU microseconds per call. */
+    record Stage(String name, double cpuMicros) {
+    }
+
+    private IngestStageCost() {
+    }
+
+    /** The stages for the chunk of one recorded request, the token pass first. */
+    static List<Stage> measure(String requestName) throws IOException {
+        SdkRequest request = Fixtures.sdkRequest(requestName);
+        RecordedChunk recorded = Fixtures.sdkChunks().stream().filter(c -> c.request().equals(requestName))
+                .findFirst().orElseThrow();
+        byte[] payload = recorded.payload();
+        String platform = recorded.itemHeader().hasNonNull("platform")
+                ? recorded.itemHeader().get("platform").asText() : null;
+        ChunkItemHeader header = new ChunkItemHeader(platform, null);
+        ChunkProcessor processor = new ChunkProcessor(ChunkProcessor.DEFAULT_MAX_CHUNK_BYTES);
+        ChunkTranslator translator = new ChunkTranslator("chunk-relay", "bench");
+        TranslationContext context = TranslationContext.forProject(1);
+        ProfileChunk chunk = ((ChunkOutcome.Accepted) processor.process(payload, header)).chunk();
+        byte[] otlp = translator.translate(chunk, context).toByteArray();
+        Path directory = Files.createTempDirectory("chunk-relay-stages-");
+        try (EmbeddedS3Server s3 = EmbeddedS3Server.filesystem(directory);
+             ObjectStore store = ObjectStore.inProcess(s3, s3.applyTo(ArchiveSettings.defaults()).withBucket("bench"));
+             ChunkArchive archive = new ChunkArchive(store)) {
+            byte[] sentryStored = archive.compress(payload);
+            byte[] otlpStored = archive.compress(otlp);
+            Map<String, String> metadata = relayMetadata(chunk);
+            int[] written = {0};
+            Map<String, IntSupplier> stages = new LinkedHashMap<>();
+            stages.put("bare Jackson token pass (floor)", () -> tokenPass(payload));
+            stages.put("inflate the request (gzip)", () -> inflate(request.body()));
+            stages.put("parse and normalise", () -> processor.process(payload, header).hashCode());
+            stages.put("translate and serialise", () -> translator.translate(chunk, context).toByteArray().length);
+            stages.put("zstd, Sentry form", () -> archive.compress(payload).length);
+            stages.put("zstd, OTLP form", () -> archive.compress(otlp).length);
+            stages.put("store Sentry form", () -> store(archive, written, sentryStored, metadata));
+            stages.put("store OTLP form", () -> store(archive, written, otlpStored, metadata));
+            return measure(stages);
+        } finally {
+            BenchmarkSuite.deleteTree(directory);
+        }
+    }
+
+    /** The lines the report prints for one chunk: each stage, its ratio to the floor, and their sum. */
+    static List<String> lines(String label, List<Stage> stages) {
+        double floor = stages.get(0).cpuMicros();
+        List<String> lines = new ArrayList<>();
+        double sum = 0;
+        for (Stage stage : stages) {
+            lines.add(String.format(Locale.ROOT, "%-6s %-34s %8.0f us  x %.2f", label, stage.name(),
+                    stage.cpuMicros(), stage.cpuMicros() / floor));
+            if (stage != stages.get(0)) {
+                sum += stage.cpuMicros();
+            }
+        }
+        lines.add(String.format(Locale.ROOT, "%-6s %-34s %8.0f us  x %.2f", label, "sum of the stages", sum,
+                sum / floor));
+        return lines;
+    }
+
+    private static List<Stage> measure(Map<String, IntSupplier> stages) {
+        long sink = 0;
+        for (int round = 0; round < WARM_UP_ROUNDS; round++) {
+            for (IntSupplier stage : stages.values()) {
+                sink += stage.getAsInt();
+            }
+        }
+        Map<String, double[]> perRound = new LinkedHashMap<>();
+        stages.keySet().forEach(name -> perRound.put(name, new double[ROUNDS]));
+        for (int round = 0; round < ROUNDS; round++) {
+            for (Map.Entry<String, IntSupplier> stage : stages.entrySet()) {
+                long start = THREADS.getCurrentThreadCpuTime();
+                for (int call = 0; call < CALLS_PER_ROUND; call++) {
+                    sink += stage.getValue().getAsInt();
+                }
+                perRound.get(stage.getKey())[round] = (THREADS.getCurrentThreadCpuTime() - start) / 1e3
+                        / CALLS_PER_ROUND;
+            }
+        }
+        if (sink == 42) {
+            System.out.print("");
+        }
+        List<Stage> result = new ArrayList<>();
+        perRound.forEach((name, micros) -> {
+            Arrays.sort(micros);
+            result.add(new Stage(name, micros[ROUNDS / 2]));
+        });
+        return result;
+    }
+
+    private static int tokenPass(byte[] json) {
+        int tokens = 0;
+        try (JsonParser parser = JSON.createParser(json)) {
+            while (parser.nextToken() != null) {
+                tokens++;
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return tokens;
+    }
+
+    /** As the relay decodes a body: a gzip stream over the wire bytes, read in 64 KiB steps. */
+    private static int inflate(byte[] body) {
+        byte[] buffer = new byte[64 * 1024];
+        int total = 0;
+        try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(body), 64 * 1024)) {
+            for (int n = in.read(buffer); n > 0; n = in.read(buffer)) {
+                total += n;
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return total;
+    }
+
+    /** Writes one more object, as the relay writes each form: a fresh chunk key, created only if absent. */
+    private static int store(ChunkArchive archive, int[] written, byte[] stored, Map<String, String> metadata) {
+        int n = ++written[0];
+        ArchiveKey key = ArchiveKey.of("1", Instant.parse("2026-11-22T02:00:00Z").plusSeconds(n / 1000),
+                "f99ed13589874b4b8bdd0a0bbe143288", String.format(Locale.ROOT, "%032x", n));
+        return archive.storeCompressedDerivedOtlp(key, stored, metadata).ordinal();
+    }
+
+    /** The chunk metadata the relay stores with both forms (the archive adds the key's ids and a write id). */
+    private static Map<String, String> relayMetadata(ProfileChunk chunk) {
+        Map<String, String> metadata = new LinkedHashMap<>();
+        metadata.put(ChunkMetadata.PLATFORM, chunk.platform());
+        if (chunk.release() != null) {
+            metadata.put(ChunkMetadata.RELEASE, chunk.release());
+        }
+        if (chunk.environment() != null) {
+            metadata.put(ChunkMetadata.ENVIRONMENT, chunk.environment());
+        }
+        metadata.put(ChunkMetadata.SAMPLE_COUNT, Integer.toString(chunk.sampleCount()));
+        metadata.put(ChunkMetadata.FIRST_SAMPLE_NS, Long.toString(chunk.firstSampleNanos()));
+        metadata.put(ChunkMetadata.LAST_SAMPLE_NS, Long.toString(chunk.lastSampleNanos()));
+        metadata.put(ChunkMetadata.RELAY_VERSION, "bench");
+        return metadata;
+    }
+}
