@@ -203,7 +203,7 @@ public class ChunkTranslator {
                 for (int attribute : threadAttributes((int) (threadLink >>> 32))) {
                     sample.addAttributeIndices(attribute);
                 }
-                profile.addSamples(sample.addAllTimestampsUnixNano(groups.timestamps(g)));
+                profile.addSamples(groups.addTimestamps(g, sample));
             }
             // the last sample stands for one period of execution, so the profile covers it too
             long first = chunk.firstSampleNanos();

@@ -1,13 +1,14 @@
 package chunkrelay.translate;
 
+import io.opentelemetry.proto.profiles.v1development.Sample;
+
 import java.util.Arrays;
-import java.util.List;
 import java.util.function.IntToLongFunction;
 
 /**
  * Samples grouped by a {@code long} key in the order the keys are first seen, each group with its timestamps in the
  * order the samples were added: one OTLP {@code Sample} per (stack, thread, link), as the translator and the linker
- * build them, on primitive arrays (adding timestamps one by one to protobuf builders costs more than the rest).
+ * build them, on primitive arrays, from which the timestamps go into each {@code Sample} unboxed.
  */
 final class SampleGroups {
     private final LongIndex groups;
@@ -55,8 +56,14 @@ final class SampleGroups {
         }
     }
 
-    /** A group's timestamps, in the order their samples were added ({@link #fill} first). */
-    List<Long> timestamps(int group) {
-        return new LongRange(grouped, start[group], start[group + 1]);
+    /**
+     * Adds a group's timestamps to its {@code Sample}, in the order their samples were added ({@link #fill} first),
+     * one primitive at a time: an {@code addAll} of a list would box every timestamp.
+     */
+    Sample.Builder addTimestamps(int group, Sample.Builder sample) {
+        for (int i = start[group]; i < start[group + 1]; i++) {
+            sample.addTimestampsUnixNano(grouped[i]);
+        }
+        return sample;
     }
 }

@@ -108,8 +108,8 @@ public final class SampleLinker {
         for (int g = 0; g < relinkedGroups.size(); g++) {
             long key = relinkedGroups.key(g);
             Sample source = groups.get((int) (key >>> 32));
-            relinked.addSamples(source.toBuilder().setLinkIndex((int) key).clearTimestampsUnixNano()
-                    .addAllTimestampsUnixNano(relinkedGroups.timestamps(g)));
+            relinked.addSamples(relinkedGroups.addTimestamps(g,
+                    source.toBuilder().setLinkIndex((int) key).clearTimestampsUnixNano()));
         }
         relinked.addAttributeIndices(countAttribute(tables, SENTRY_SAMPLES_LINKED, linked));
         relinked.addAttributeIndices(countAttribute(tables, SENTRY_SAMPLES_AMBIGUOUS, ambiguous));
