@@ -1,5 +1,6 @@
 package chunkrelay.storage;
 
+import chunkrelay.retry.Sleeper;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.auth.credentials.AnonymousCredentialsProvider;
@@ -48,7 +49,7 @@ public final class ObjectStore implements AutoCloseable {
         this.settings = settings;
         this.credentials = credentials;
         this.s3 = s3;
-        this.requests = new StoreRequests(settings);
+        this.requests = new StoreRequests(settings, Sleeper.THREAD_SLEEP);
     }
 
     /** The configured bucket, reached with the AWS SDK over HTTP. */

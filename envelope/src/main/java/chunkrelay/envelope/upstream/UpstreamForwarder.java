@@ -1,6 +1,7 @@
 package chunkrelay.envelope.upstream;
 
 import chunkrelay.envelope.errors.RelayError;
+import chunkrelay.retry.Backoff;
 import chunkrelay.storage.ArchiveUnavailableException;
 import chunkrelay.storage.ObjectStore;
 
@@ -41,7 +42,8 @@ import java.util.concurrent.locks.LockSupport;
  * is queued: in memory while the queue has room (count and bytes), else in the spool under
  * {@code upstream-spool/} in the archive bucket; when neither can take it the SDK gets 503. An envelope the
  * upstream does not take for a network reason (no answer, 502, 503, 504) goes to the spool after that one attempt;
- * the spool is sent oldest first, retried with a backoff from 1 s growing by half up to 60 s, for at most
+ * the spool is sent oldest first, retried with a backoff from 1 s growing by half up to 60 s (each wait jittered
+ * to between half and all of that), for at most
  * {@code relay.upstream.max-age}, and each object deleted once the upstream took it, after a restart too. Every
  * other answer is final (a 429's limits are cached for the key).
  * Created at start-up ({@code @Context}), so that a restarted relay sends its spool before any SDK writes to it; not
@@ -78,7 +80,10 @@ public class UpstreamForwarder {
     private volatile long lastSpoolListing;
     /** While the upstream stays down, the spool is tried again only after this (epoch millis). */
     private volatile long nextSpoolAttempt;
-    private volatile Duration spoolBackoff;
+    /** Spool rounds in a row that found the upstream down. */
+    private volatile int spoolFailures;
+    /** From retry-initial, growing by half, up to retry-max; for the spool and for envelopes retried in memory. */
+    private final Backoff backoff;
     private static final long SPOOL_IDLE_LISTING_MILLIS = 30_000;
 
     public UpstreamForwarder(UpstreamConfig config, ObjectStore store, MeterRegistry meters) {
@@ -86,6 +91,7 @@ public class UpstreamForwarder {
         this.store = store;
         this.meters = meters;
         this.clock = Clock.systemUTC();
+        this.backoff = new Backoff(config.retryInitial(), config.retryMax(), 1.5);
         this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(config.connectTimeout()).build();
         Gauge.builder("relay.upstream.queue.depth", queue, LinkedBlockingDeque::size)
@@ -224,7 +230,7 @@ public class UpstreamForwarder {
      * half-known.
      */
     private boolean deliverOrSpool(UpstreamEnvelope envelope) {
-        Duration wait = config.retryInitial();
+        int failures = 0;
         while (!stopping) {
             if (attempt(envelope) || expired(envelope)) {
                 return true;
@@ -236,11 +242,10 @@ public class UpstreamForwarder {
                 LOG.warn("could not spool an envelope for the upstream, retrying it in memory: {}", e.getMessage());
             }
             meters.counter("relay.upstream.retries").increment();
-            long until = System.nanoTime() + wait.toNanos();
+            long until = System.nanoTime() + backoff.delay(++failures).toNanos();
             while (!stopping && System.nanoTime() < until) {
                 LockSupport.parkNanos(Math.min(until - System.nanoTime(), 100_000_000L));
             }
-            wait = min(Duration.ofMillis(wait.toMillis() * 3 / 2), config.retryMax());
         }
         return false;
     }
@@ -344,14 +349,12 @@ public class UpstreamForwarder {
                 }
                 UpstreamEnvelope envelope = UpstreamEnvelope.fromSpool(spooled.get());
                 if (!attempt(envelope) && !expired(envelope)) {
-                    // the upstream is still down: wait longer each time, from retry-initial up to retry-max
+                    // the upstream is still down: wait longer each time
                     meters.counter("relay.upstream.retries").increment();
-                    spoolBackoff = spoolBackoff == null ? config.retryInitial()
-                            : min(Duration.ofMillis(spoolBackoff.toMillis() * 3 / 2), config.retryMax());
-                    nextSpoolAttempt = clock.millis() + spoolBackoff.toMillis();
+                    nextSpoolAttempt = clock.millis() + backoff.delay(++spoolFailures).toMillis();
                     return;
                 }
-                spoolBackoff = null;
+                spoolFailures = 0;
                 store.deleteObject(key);
                 release(key);
                 spoolDepth.decrementAndGet();
@@ -454,9 +457,5 @@ public class UpstreamForwarder {
         Thread thread = new Thread(runnable, name);
         thread.setDaemon(true);
         return thread;
-    }
-
-    private static Duration min(Duration a, Duration b) {
-        return a.compareTo(b) <= 0 ? a : b;
     }
 }
