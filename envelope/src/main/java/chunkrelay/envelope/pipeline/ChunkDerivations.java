@@ -23,6 +23,7 @@ import jakarta.inject.Singleton;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -112,7 +113,7 @@ public class ChunkDerivations {
         Duration allDue = config.recoveryInterval().plus(config.window()).plus(RECOVERY_GRACE);
         Duration missedBeats = config.recoveryInterval().multipliedBy(3);
         this.heartbeats = new ArchiveHeartbeats(archive.store(), HEARTBEATS, config.recoveryInterval(),
-                allDue.compareTo(missedBeats) > 0 ? allDue : missedBeats);
+                allDue.compareTo(missedBeats) > 0 ? allDue : missedBeats, Clock.systemUTC());
         meters.counter("relay.derivations.failures");
     }
 

@@ -3,6 +3,7 @@ package chunkrelay.envelope.upstream;
 import chunkrelay.envelope.errors.RelayError;
 import chunkrelay.retry.Backoff;
 import chunkrelay.storage.ArchiveUnavailableException;
+import chunkrelay.storage.ObjectLease;
 import chunkrelay.storage.ObjectStore;
 
 import io.micrometer.core.instrument.Gauge;
@@ -68,8 +69,10 @@ public class UpstreamForwarder {
     private final AtomicLong queuedBytes = new AtomicLong();
     private final Map<UpstreamEnvelope, Boolean> inFlight = new ConcurrentHashMap<>();
     private final AtomicLong spoolDepth = new AtomicLong();
-    /** Spool key to the claim period this relay holds it for. */
-    private final Map<String, Long> claims = new ConcurrentHashMap<>();
+    /** Spool key to this relay's claim on it. */
+    private final Map<String, ObjectLease> claims = new ConcurrentHashMap<>();
+    /** This relay, in claim objects. */
+    private final String claimant = UUID.randomUUID().toString();
     private final AtomicLong spoolOldestMillis = new AtomicLong();
     private final HttpClient http;
     private final List<Thread> senders = new ArrayList<>();
@@ -367,24 +370,15 @@ public class UpstreamForwarder {
     }
 
     /**
-     * Claims a spooled envelope for this relay for the current period ({@code If-None-Match: *} on a claim object),
-     * or renews its own claim of the last period. A claim another relay made in the last period is left to it: it may
-     * still be sending. So replicas draining one spool send each envelope once, unless a holder dies between sending
-     * and deleting, when the envelope is sent again a period later (at least once, never lost).
+     * Claims a spooled envelope for this relay, or renews its claim: an {@link ObjectLease}
+     * {@code upstream-spool-claims/{name}.} of {@code relay.upstream.spool-claim}. A claim another relay holds is left
+     * to it: it may still be sending. So replicas draining one spool send each envelope once, unless a holder dies
+     * between sending and deleting, when the envelope is sent again a claim or two later (at least once, never lost).
      */
     private boolean claim(String key) {
-        String name = key.substring(SPOOL_PREFIX.length());
-        long period = clock.millis() / config.spoolClaim().toMillis();
-        Long held = claims.get(key);
-        if (held != null && held == period) {
-            return true;
-        }
-        boolean renewing = held != null && held == period - 1;
-        if (!renewing && store.readObject(CLAIM_PREFIX + name + "." + (period - 1)).isPresent()) {
-            return false;
-        }
-        if (store.storeObjectIfAbsent(CLAIM_PREFIX + name + "." + period, new byte[0])) {
-            claims.put(key, period);
+        ObjectLease lease = claims.computeIfAbsent(key, k -> new ObjectLease(store,
+                CLAIM_PREFIX + k.substring(SPOOL_PREFIX.length()) + ".", config.spoolClaim(), clock, claimant));
+        if (lease.acquire()) {
             return true;
         }
         claims.remove(key);
@@ -393,11 +387,9 @@ public class UpstreamForwarder {
 
     /** Drops this relay's claim objects of a spooled envelope it is done with. */
     private void release(String key) {
-        Long held = claims.remove(key);
-        if (held != null) {
-            String name = key.substring(SPOOL_PREFIX.length());
-            store.deleteObject(CLAIM_PREFIX + name + "." + held);
-            store.deleteObject(CLAIM_PREFIX + name + "." + (held - 1));
+        ObjectLease lease = claims.remove(key);
+        if (lease != null) {
+            lease.release();
         }
     }
 
