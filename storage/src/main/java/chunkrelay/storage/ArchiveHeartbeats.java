@@ -4,6 +4,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -12,10 +14,11 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * Which processes that share a bucket are alive, so that a costly search of the archive for work a process left
  * behind runs only when one of them died, not every interval: a search lists every chunk of the recent days, a cost
- * that grows with the day's traffic, while a beat is one small write and one listing of one folder.
+ * that grows with the day's traffic, while a beat is one small write, and a look for stale ones one listing of one
+ * folder and one small read per other process.
  *
  * <p>Each process keeps an object {@code {folder}{id}} fresh (rewritten every interval) and removes it when it stops
- * with nothing left behind. One older than {@code staleAfter} (by the bucket's write time and this process's clock)
+ * with nothing left behind. One older than {@code staleAfter} (the time written in it, by this process's clock)
  * belongs to a process that died; the first peer to claim it (an {@link ObjectLease} {@code {folder}{id}.recovery.},
  * with a term of five intervals, so one claimant, and a claim lapses in case its claimant dies too) searches, then
  * removes it. Thread-safe.
@@ -71,13 +74,31 @@ public final class ArchiveHeartbeats {
         }
     }
 
-    /** The heartbeats of other processes that stopped beating without stopping cleanly. */
+    /**
+     * The heartbeats of other processes that stopped beating without stopping cleanly: each is dated by the clock of
+     * the process that wrote it (read back, one small read per other process), so staleness never compares one
+     * clock with another's beyond what the leases already need.
+     */
     public List<String> stale() {
         Instant limit = clock.instant().minus(staleAfter);
-        return store.listObjectsWrittenAt(folder).entrySet().stream()
-                .filter(e -> !e.getKey().contains(CLAIM) && !e.getKey().equals(folder + id))
-                .filter(e -> e.getValue().isBefore(limit))
-                .map(Map.Entry::getKey).toList();
+        List<String> stale = new ArrayList<>();
+        for (String key : store.listObjects(folder)) {
+            if (!key.contains(CLAIM) && !key.equals(folder + id)
+                    && store.readObject(key).map(ArchiveHeartbeats::beatTime).filter(at -> at.isBefore(limit))
+                    .isPresent()) {
+                stale.add(key);
+            }
+        }
+        return stale;
+    }
+
+    /** When a beat was written; one that does not read as a time counts as long ago. */
+    private static Instant beatTime(byte[] body) {
+        try {
+            return Instant.parse(new String(body, StandardCharsets.UTF_8));
+        } catch (DateTimeParseException e) {
+            return Instant.EPOCH;
+        }
     }
 
     /**

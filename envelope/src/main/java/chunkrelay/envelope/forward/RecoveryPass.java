@@ -67,7 +67,7 @@ public class RecoveryPass implements ApplicationEventListener<ServerStartupEvent
     private final Counter searches;
     /** Whether the archive was searched since start; pass thread only. */
     private boolean searched;
-    /** Undelivered chunks by stem, with the time (nanoTime) this relay first saw them so; pass thread only. */
+    /** Undelivered chunks by stem, with when (clock millis) this relay first saw them so; pass thread only. */
     private final Map<String, Long> firstSeenUndelivered = new HashMap<>();
     private final ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(runnable -> {
         Thread t = new Thread(runnable, "recovery-pass");
@@ -76,13 +76,13 @@ public class RecoveryPass implements ApplicationEventListener<ServerStartupEvent
     });
 
     public RecoveryPass(ChunkArchive archive, OtlpHttpExporter exporter, RecoveryConfig config, MeterRegistry meters,
-                        DeliveryMarkers markers) {
+                        DeliveryMarkers markers, Clock clock) {
         this.archive = archive;
         this.exporter = exporter;
         this.config = config;
         this.meters = meters;
         this.markers = markers;
-        this.clock = Clock.systemUTC();
+        this.clock = clock;
         this.leases = new DeliveryLeases(archive.store(), config.lease(), clock);
         this.heartbeats = new ArchiveHeartbeats(archive.store(), HEARTBEATS, config.interval(),
                 config.interval().multipliedBy(3), clock);
@@ -153,9 +153,9 @@ public class RecoveryPass implements ApplicationEventListener<ServerStartupEvent
                     }
                     String stem = chunk.key().stem();
                     stillUndelivered.add(stem);
-                    long now = System.nanoTime();
+                    long now = clock.millis();
                     long firstSeen = firstSeenUndelivered.computeIfAbsent(stem, s -> now);
-                    if (now - firstSeen >= config.grace().toNanos()) {
+                    if (now - firstSeen >= config.grace().toMillis()) {
                         recover(chunk);
                     }
                     if (Thread.interrupted()) {

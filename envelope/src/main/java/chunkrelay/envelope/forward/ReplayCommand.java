@@ -38,10 +38,10 @@ public class ReplayCommand {
     private final OtlpHttpExporter exporter;
     private final DeliveryLeases leases;
 
-    public ReplayCommand(ChunkArchive archive, OtlpHttpExporter exporter, RecoveryConfig recovery) {
+    public ReplayCommand(ChunkArchive archive, OtlpHttpExporter exporter, RecoveryConfig recovery, Clock clock) {
         this.archive = archive;
         this.exporter = exporter;
-        this.leases = new DeliveryLeases(archive.store(), recovery.lease(), Clock.systemUTC());
+        this.leases = new DeliveryLeases(archive.store(), recovery.lease(), clock);
     }
 
     /**

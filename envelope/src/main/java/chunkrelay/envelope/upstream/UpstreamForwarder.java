@@ -89,11 +89,11 @@ public class UpstreamForwarder {
     private final Backoff backoff;
     private static final long SPOOL_IDLE_LISTING_MILLIS = 30_000;
 
-    public UpstreamForwarder(UpstreamConfig config, ObjectStore store, MeterRegistry meters) {
+    public UpstreamForwarder(UpstreamConfig config, ObjectStore store, MeterRegistry meters, Clock clock) {
         this.config = config;
         this.store = store;
         this.meters = meters;
-        this.clock = Clock.systemUTC();
+        this.clock = clock;
         this.backoff = new Backoff(config.retryInitial(), config.retryMax(), 1.5);
         this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(config.connectTimeout()).build();
