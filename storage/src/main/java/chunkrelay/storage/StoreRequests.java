@@ -10,6 +10,7 @@ import software.amazon.awssdk.core.exception.SdkServiceException;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
 import java.net.ConnectException;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.function.Function;
 
@@ -24,17 +25,19 @@ final class StoreRequests {
 
     private final ArchiveSettings settings;
     private final Backoff backoff;
+    private final Clock clock;
     private final Sleeper sleeper;
 
-    StoreRequests(ArchiveSettings settings, Sleeper sleeper) {
+    StoreRequests(ArchiveSettings settings, Clock clock, Sleeper sleeper) {
         this.settings = settings;
+        this.clock = clock;
         this.backoff = new Backoff(settings.retryBackoff(), MAX_BACKOFF, 2);
         this.sleeper = sleeper;
     }
 
     /** A deadline of the configured length, from now. */
     Deadline deadline() {
-        return new Deadline(settings.deadline());
+        return new Deadline(settings.deadline(), clock);
     }
 
     /** Runs {@code request} with the time left as its timeout until it succeeds, fails for good or time runs out. */
