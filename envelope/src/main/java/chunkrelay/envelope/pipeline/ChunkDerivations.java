@@ -48,8 +48,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * its Sentry form is read back and translated when the window ends. Nothing pending is lost with the process: a
  * recovery pass ({@link UnderivedSearch}) derives every recent chunk whose Sentry form is older than its window and
  * whose OTLP form is missing; it runs at start, and on a peer that sees a relay's heartbeat go stale
- * ({@link chunkrelay.storage.ArchiveHeartbeats} under {@code derivers/}). On a graceful stop the chunks still waiting are derived at
- * once, with the spans known then.
+ * ({@link chunkrelay.storage.ArchiveHeartbeats} under {@code derivers/}). On a graceful stop the chunks still waiting
+ * are derived at once, with the spans known then.
  *
  * <p>Windows, retries and recovery rounds are kept by the time of the injected clock ({@link DueWork}); a scheduler
  * thread hands out what is due every {@value #TICK_MILLIS} ms, and a test on a test clock calls {@link #runDue}.
@@ -97,7 +97,6 @@ public class ChunkDerivations {
             thread.setDaemon(true);
             return thread;
         });
-        scheduler.setRemoveOnCancelPolicy(true);
         meters.gauge("relay.derivations.pending", pending, Map::size);
         for (String when : List.of("window", "recovery", "stop")) {
             meters.counter("relay.chunks.derived", "when", when);
@@ -136,8 +135,9 @@ public class ChunkDerivations {
     /**
      * In the server only (the command line derives what it needs itself): a heartbeat and a search of the archive at
      * start, which recovers what this relay, restarted, or any relay that died left underived; then a heartbeat every
-     * recovery interval, with a search only when another relay stopped beating ({@link ArchiveHeartbeats} under
-     * {@code derivers/}).
+     * recovery interval, with a search only when another relay stopped beating ({@link UnderivedSearch}). Without a
+     * window nothing waits, so there is no heartbeat: one search at start finds what a relay killed between a chunk's
+     * two writes left underived.
      */
     @EventListener
     void onStartup(ServerStartupEvent event) {

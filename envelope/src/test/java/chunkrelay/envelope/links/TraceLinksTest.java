@@ -190,8 +190,9 @@ class TraceLinksTest {
             // the grace (LinkWindowTimingTest checks the grace itself)
             List<String> command = new ArrayList<>(List.of(
                     Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m"));
+            String ahead = ChunkDerivations.RECOVERY_GRACE.plusSeconds(5).toSeconds() + "s";
             for (String property : with(storage, "relay.links.window=0s", "relay.otlp.endpoint=" + receiver.endpoint(),
-                    "test.clock=manual", "test.clock-ahead=" + ChunkDerivations.RECOVERY_GRACE.plusSeconds(5).toSeconds() + "s")) {
+                    "test.clock=manual", "test.clock-ahead=" + ahead)) {
                 command.add("-D" + property);
             }
             command.addAll(List.of("-cp", System.getProperty("java.class.path"),
