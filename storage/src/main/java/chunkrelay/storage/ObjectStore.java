@@ -1,5 +1,6 @@
 package chunkrelay.storage;
 
+import chunkrelay.retry.Sleeper;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.auth.credentials.AnonymousCredentialsProvider;
@@ -15,6 +16,7 @@ import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -44,17 +46,29 @@ public final class ObjectStore implements AutoCloseable {
     private final StoreRequests requests;
     private volatile boolean bucketReady;
 
-    private ObjectStore(ArchiveSettings settings, AwsCredentialsProvider credentials, S3Client s3) {
+    private ObjectStore(ArchiveSettings settings, AwsCredentialsProvider credentials, S3Client s3,
+                        StoreRequests requests) {
         this.settings = settings;
         this.credentials = credentials;
         this.s3 = s3;
-        this.requests = new StoreRequests(settings);
+        this.requests = requests;
     }
 
     /** The configured bucket, reached with the AWS SDK over HTTP. */
     public static ObjectStore overHttp(ArchiveSettings settings) {
+        return overHttp(settings, Clock.systemUTC());
+    }
+
+    /** As {@link #overHttp(ArchiveSettings)}, with deadlines on {@code clock}. */
+    public static ObjectStore overHttp(ArchiveSettings settings, Clock clock) {
+        return overHttp(settings, clock, Sleeper.THREAD_SLEEP);
+    }
+
+    /** With the waits between attempts on {@code sleeper}, for tests that move {@code clock} instead. */
+    static ObjectStore overHttp(ArchiveSettings settings, Clock clock, Sleeper sleeper) {
         AwsCredentialsProvider credentials = S3Clients.credentials(settings);
-        return new ObjectStore(settings, credentials, S3Clients.overHttp(settings, credentials));
+        return new ObjectStore(settings, credentials, S3Clients.overHttp(settings, credentials),
+                new StoreRequests(settings, clock, sleeper));
     }
 
     /**
@@ -63,8 +77,14 @@ public final class ObjectStore implements AutoCloseable {
      * default store, where the HTTP exchange cost more CPU than the chunk it carried.
      */
     public static ObjectStore inProcess(EmbeddedS3Server server, ArchiveSettings settings) {
-        return new ObjectStore(server.applyTo(settings), AnonymousCredentialsProvider.create(),
-                server.inProcessClient());
+        return inProcess(server, settings, Clock.systemUTC());
+    }
+
+    /** As {@link #inProcess(EmbeddedS3Server, ArchiveSettings)}, with deadlines on {@code clock}. */
+    public static ObjectStore inProcess(EmbeddedS3Server server, ArchiveSettings settings, Clock clock) {
+        ArchiveSettings applied = server.applyTo(settings);
+        return new ObjectStore(applied, AnonymousCredentialsProvider.create(), server.inProcessClient(),
+                new StoreRequests(applied, clock, Sleeper.THREAD_SLEEP));
     }
 
     public ArchiveSettings settings() {

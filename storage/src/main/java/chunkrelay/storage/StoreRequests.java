@@ -1,5 +1,7 @@
 package chunkrelay.storage;
 
+import chunkrelay.retry.Backoff;
+import chunkrelay.retry.Sleeper;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.core.exception.SdkClientException;
@@ -8,8 +10,8 @@ import software.amazon.awssdk.core.exception.SdkServiceException;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
 import java.net.ConnectException;
+import java.time.Clock;
 import java.time.Duration;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Function;
 
 /**
@@ -22,14 +24,20 @@ final class StoreRequests {
     private static final Duration MAX_BACKOFF = Duration.ofSeconds(2);
 
     private final ArchiveSettings settings;
+    private final Backoff backoff;
+    private final Clock clock;
+    private final Sleeper sleeper;
 
-    StoreRequests(ArchiveSettings settings) {
+    StoreRequests(ArchiveSettings settings, Clock clock, Sleeper sleeper) {
         this.settings = settings;
+        this.clock = clock;
+        this.backoff = new Backoff(settings.retryBackoff(), MAX_BACKOFF, 2);
+        this.sleeper = sleeper;
     }
 
     /** A deadline of the configured length, from now. */
     Deadline deadline() {
-        return new Deadline(settings.deadline());
+        return new Deadline(settings.deadline(), clock);
     }
 
     /** Runs {@code request} with the time left as its timeout until it succeeds, fails for good or time runs out. */
@@ -50,14 +58,14 @@ final class StoreRequests {
                 if (attempt >= settings.retryAttempts()) {
                     throw unavailable(what, "failed " + attempt + " times", attempts, e);
                 }
-                Duration backoff = backoff(attempt);
-                if (backoff.compareTo(deadline.remaining()) >= 0) {
+                Duration wait = backoff.delay(attempt);
+                if (wait.compareTo(deadline.remaining()) >= 0) {
                     throw unavailable(what, "no time left for another attempt within "
                             + settings.deadline().toMillis() + " ms", attempts, e);
                 }
-                LOG.debug("{} failed (attempt {}), retrying in {} ms: {}", what, attempt, backoff.toMillis(),
+                LOG.debug("{} failed (attempt {}), retrying in {} ms: {}", what, attempt, wait.toMillis(),
                         e.toString());
-                sleep(backoff, what, attempts, e);
+                sleep(wait, what, attempts, e);
             }
         }
     }
@@ -67,15 +75,9 @@ final class StoreRequests {
         return run(what, deadline(), new Attempts(), request);
     }
 
-    private Duration backoff(int attempt) {
-        long base = settings.retryBackoff().toMillis() << Math.min(attempt - 1, 16);
-        long capped = Math.min(base, MAX_BACKOFF.toMillis());
-        return Duration.ofMillis(capped / 2 + ThreadLocalRandom.current().nextLong(capped / 2 + 1));
-    }
-
-    private void sleep(Duration backoff, String what, Attempts attempts, SdkException last) {
+    private void sleep(Duration wait, String what, Attempts attempts, SdkException last) {
         try {
-            Thread.sleep(backoff.toMillis());
+            sleeper.sleep(wait);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw unavailable(what, "interrupted", attempts, last);

@@ -11,6 +11,8 @@ import io.micronaut.context.annotation.Requires;
 import io.micronaut.core.annotation.Nullable;
 import jakarta.inject.Singleton;
 
+import java.time.Clock;
+
 /**
  * The archive: the configured bucket, or, when no bucket or endpoint is configured, an embedded S3 server
  * (S3Proxy, filesystem backend) whose store the relay writes in-process with the same S3 requests, while the server
@@ -30,11 +32,13 @@ public class ArchiveFactory {
     /** The bucket, shared by the chunk archive and by what the relay keeps beside the chunks under its own prefixes. */
     @Singleton
     @Bean(preDestroy = "close")
-    ObjectStore objectStore(StorageConfig storage, S3StorageConfig s3, @Nullable EmbeddedS3Server embedded) {
+    ObjectStore objectStore(StorageConfig storage, S3StorageConfig s3, @Nullable EmbeddedS3Server embedded,
+                            Clock clock) {
         ArchiveSettings settings = new ArchiveSettings(s3.endpoint(), s3.region(), s3.bucket(), s3.prefix(),
                 s3.pathStyle(), s3.accessKey(), s3.secretKey(), s3.createBucketIfMissing(),
                 ArchiveCompression.fromName(storage.compression()), storage.deadline(), null, null, null, null);
-        return embedded == null ? ObjectStore.overHttp(settings) : ObjectStore.inProcess(embedded, settings);
+        return embedded == null ? ObjectStore.overHttp(settings, clock)
+                : ObjectStore.inProcess(embedded, settings, clock);
     }
 
     @Singleton

@@ -5,6 +5,7 @@ import chunkrelay.storage.ArchiveKey;
 import chunkrelay.storage.ArchiveUnavailableException;
 import chunkrelay.storage.ArchivedChunk;
 import chunkrelay.storage.ChunkArchive;
+import chunkrelay.storage.ObjectLease;
 import chunkrelay.translate.export.DeliveryResult;
 import chunkrelay.translate.export.OtlpHttpExporter;
 import io.micrometer.core.instrument.Counter;
@@ -24,7 +25,6 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -40,11 +40,10 @@ import java.util.concurrent.TimeUnit;
  * with the bucket), once per chunk across all replicas on the bucket. A listing costs every chunk of those days,
  * so a relay whose forwarding delivers does not list at all after its start.
  *
- * <p>A replica sends a chunk only after claiming it: a lease object {@code {stem}.recovery-lease-{n}} written
- * with {@code If-None-Match: *}, where {@code n} numbers the {@code lease}-long period of the wall clock; of all
- * replicas exactly one creates it. A claim is refused too while the lease of the period before exists, so every
- * claim holds for at least one whole lease, longer than an export's retries take; a claimer that died leaves its
- * chunk to another replica one or two leases later. After claiming, the delivery marker is checked again (another
+ * <p>A replica sends a chunk only after claiming it: the chunk's {@link ObjectLease}
+ * {@code {stem}.recovery-lease-{n}} ({@link DeliveryLeases}); of all replicas exactly one acquires it, it holds for at
+ * least one whole lease, longer than an export's retries take, and a claimer that died leaves its chunk to another
+ * replica one or two leases later. After claiming, the delivery marker is checked again (another
  * replica may just have delivered it); after a 2xx the marker is written, then the lease removed.
  *
  * <p>Runs in the server only, on one thread of its own; absent from the command lines' {@code cli} environment.
@@ -68,7 +67,7 @@ public class RecoveryPass implements ApplicationEventListener<ServerStartupEvent
     private final Counter searches;
     /** Whether the archive was searched since start; pass thread only. */
     private boolean searched;
-    /** Undelivered chunks by stem, with the time (nanoTime) this relay first saw them so; pass thread only. */
+    /** Undelivered chunks by stem, with when (clock millis) this relay first saw them so; pass thread only. */
     private final Map<String, Long> firstSeenUndelivered = new HashMap<>();
     private final ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(runnable -> {
         Thread t = new Thread(runnable, "recovery-pass");
@@ -77,16 +76,16 @@ public class RecoveryPass implements ApplicationEventListener<ServerStartupEvent
     });
 
     public RecoveryPass(ChunkArchive archive, OtlpHttpExporter exporter, RecoveryConfig config, MeterRegistry meters,
-                        DeliveryMarkers markers) {
+                        DeliveryMarkers markers, Clock clock) {
         this.archive = archive;
         this.exporter = exporter;
         this.config = config;
         this.meters = meters;
         this.markers = markers;
-        this.clock = Clock.systemUTC();
+        this.clock = clock;
         this.leases = new DeliveryLeases(archive.store(), config.lease(), clock);
         this.heartbeats = new ArchiveHeartbeats(archive.store(), HEARTBEATS, config.interval(),
-                config.interval().multipliedBy(3));
+                config.interval().multipliedBy(3), clock);
         this.searches = meters.counter("relay.recovery.delivery.searches");
     }
 
@@ -154,9 +153,9 @@ public class RecoveryPass implements ApplicationEventListener<ServerStartupEvent
                     }
                     String stem = chunk.key().stem();
                     stillUndelivered.add(stem);
-                    long now = System.nanoTime();
+                    long now = clock.millis();
                     long firstSeen = firstSeenUndelivered.computeIfAbsent(stem, s -> now);
-                    if (now - firstSeen >= config.grace().toNanos()) {
+                    if (now - firstSeen >= config.grace().toMillis()) {
                         recover(chunk);
                     }
                     if (Thread.interrupted()) {
@@ -172,19 +171,18 @@ public class RecoveryPass implements ApplicationEventListener<ServerStartupEvent
 
     private void recover(ArchivedChunk chunk) throws InterruptedException {
         ArchiveKey key = chunk.key();
-        Optional<String> claimed = leases.claim(key);
-        if (claimed.isEmpty()) {
+        ObjectLease lease = leases.of(key);
+        if (!lease.acquire()) {
             return; // another replica holds it
         }
-        String lease = claimed.get();
         if (archive.isDelivered(key)) {
-            leases.release(lease);
+            lease.release();
             return;
         }
         DeliveryResult result = exporter.export(archive.readOtlp(chunk));
         if (result.delivered()) {
             archive.markDelivered(key);
-            leases.release(lease);
+            lease.release();
             firstSeenUndelivered.remove(key.stem());
             meters.counter("relay.recovery.chunks", "outcome", "delivered").increment();
             LOG.info("recovered chunk {}: delivered after no relay had", key.stem());

@@ -3,6 +3,7 @@ package chunkrelay.envelope.forward;
 import chunkrelay.storage.ArchiveUnavailableException;
 import chunkrelay.storage.ArchivedChunk;
 import chunkrelay.storage.ChunkArchive;
+import chunkrelay.storage.ObjectLease;
 import chunkrelay.translate.export.DeliveryResult;
 import chunkrelay.translate.export.OtlpHttpExporter;
 import io.micronaut.context.annotation.Requires;
@@ -14,7 +15,6 @@ import java.time.Clock;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -38,10 +38,10 @@ public class ReplayCommand {
     private final OtlpHttpExporter exporter;
     private final DeliveryLeases leases;
 
-    public ReplayCommand(ChunkArchive archive, OtlpHttpExporter exporter, RecoveryConfig recovery) {
+    public ReplayCommand(ChunkArchive archive, OtlpHttpExporter exporter, RecoveryConfig recovery, Clock clock) {
         this.archive = archive;
         this.exporter = exporter;
-        this.leases = new DeliveryLeases(archive.store(), recovery.lease(), Clock.systemUTC());
+        this.leases = new DeliveryLeases(archive.store(), recovery.lease(), clock);
     }
 
     /**
@@ -106,14 +106,13 @@ public class ReplayCommand {
      */
     private Outcome send(ArchivedChunk chunk) throws InterruptedException {
         String stem = chunk.key().stem();
-        Optional<String> lease;
+        ObjectLease lease = leases.of(chunk.key());
         try {
-            lease = leases.claim(chunk.key());
-            if (lease.isEmpty()) {
+            if (!lease.acquire()) {
                 return Outcome.failed(stem + ": another replica or replay is sending it now; run replay again later");
             }
             if (archive.isDelivered(chunk.key())) {
-                leases.release(lease.get());
+                lease.release();
                 return Outcome.DELIVERED_MEANWHILE;
             }
         } catch (ArchiveUnavailableException e) {
@@ -128,7 +127,7 @@ public class ReplayCommand {
         try {
             if (result.delivered()) {
                 archive.markDelivered(chunk.key());
-                leases.release(lease.get());
+                lease.release();
                 return Outcome.SENT;
             }
             archive.markForReplay(chunk.key(), result.reason());

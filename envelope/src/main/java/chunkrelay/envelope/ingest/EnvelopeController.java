@@ -20,6 +20,7 @@ import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.PathVariable;
 import io.micronaut.http.annotation.Post;
 
+import java.time.Clock;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
@@ -45,10 +46,12 @@ public class EnvelopeController {
     private final RelayLimits limits;
     private final IngestCapacity capacity;
     private final MeterRegistry meters;
+    private final Clock clock;
 
     public EnvelopeController(RequestAuthenticator authenticator, ProjectRegistry projects, ContentDecoding decoding,
                               EnvelopeIngest ingest, ChunkMemoryBudget budget, IngestWorkers workers,
-                              RelayLimits limits, IngestCapacity capacity, MeterRegistry meters) {
+                              RelayLimits limits, IngestCapacity capacity, MeterRegistry meters,
+                              Clock clock) {
         this.authenticator = authenticator;
         this.projects = projects;
         this.decoding = decoding;
@@ -58,12 +61,13 @@ public class EnvelopeController {
         this.limits = limits;
         this.capacity = capacity;
         this.meters = meters;
+        this.clock = clock;
     }
 
     @Post(uri = "/api/{projectId}/envelope/", consumes = MediaType.ALL, produces = MediaType.APPLICATION_JSON)
     public CompletableFuture<HttpResponse<Map<String, String>>> envelope(@PathVariable String projectId,
                                                                           HttpRequest<?> request) {
-        Instant receivedAt = Instant.now();
+        Instant receivedAt = clock.instant();
         ContentDecoding.Encoding encoding = null;
         EnvelopeIngest.Sender sender = null;
         RelayError refusal = null;

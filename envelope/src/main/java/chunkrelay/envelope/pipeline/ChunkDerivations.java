@@ -6,14 +6,11 @@ import chunkrelay.envelope.auth.ProjectRegistry;
 import chunkrelay.envelope.forward.ChunkForwarder;
 import chunkrelay.envelope.links.LinkedSpans;
 import chunkrelay.envelope.links.LinksConfig;
-import chunkrelay.storage.ArchiveHeartbeats;
 import chunkrelay.storage.ArchiveKey;
 import chunkrelay.storage.ArchiveResult;
 import chunkrelay.storage.ArchiveUnavailableException;
 import chunkrelay.storage.ChunkArchive;
-import chunkrelay.storage.UnderivedChunk;
 import chunkrelay.translate.ChunkTranslator;
-import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micronaut.runtime.event.annotation.EventListener;
 import io.micronaut.runtime.server.event.ServerStartupEvent;
@@ -23,18 +20,18 @@ import jakarta.inject.Singleton;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -49,10 +46,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code relay.links.max-pending-bytes}; when its window ends its samples are linked
  * ({@link chunkrelay.translate.SampleLinker}), so its JSON is parsed once. Beyond the budget only its key waits, and
  * its Sentry form is read back and translated when the window ends. Nothing pending is lost with the process: a
- * recovery pass ({@link #recover}) derives every recent chunk whose Sentry form is older than its window and whose
- * OTLP form is missing; it runs at start, and on a peer that sees a relay's heartbeat go stale
- * ({@link ArchiveHeartbeats} under {@code derivers/}). On a graceful stop the chunks still waiting are derived at
- * once, with the spans known then.
+ * recovery pass ({@link UnderivedSearch}) derives every recent chunk whose Sentry form is older than its window and
+ * whose OTLP form is missing; it runs at start, and on a peer that sees a relay's heartbeat go stale
+ * ({@link chunkrelay.storage.ArchiveHeartbeats} under {@code derivers/}). On a graceful stop the chunks still waiting
+ * are derived at once, with the spans known then.
+ *
+ * <p>Windows, retries and recovery rounds are kept by the time of the injected clock ({@link DueWork}); a scheduler
+ * thread hands out what is due every {@value #TICK_MILLIS} ms, and a test on a test clock calls {@link #runDue}.
  */
 @Singleton
 public class ChunkDerivations {
@@ -60,24 +60,21 @@ public class ChunkDerivations {
     /** A chunk is left to its own relay for this long after its window before a recovery pass takes it. */
     public static final Duration RECOVERY_GRACE = Duration.ofSeconds(10);
     private static final Duration RETRY = Duration.ofSeconds(5);
-    /** The newest day folders of a project a recovery pass looks at, besides today and yesterday. */
-    private static final int RECENT_DAY_FOLDERS = 2;
     private static final Duration STOP_BUDGET = Duration.ofSeconds(20);
     static final String HEARTBEATS = "derivers/";
+    static final long TICK_MILLIS = 100;
 
     private final LinksConfig config;
     private final ChunkArchive archive;
     private final ChunkForwarder forwarder;
     private final MeterRegistry meters;
     private final ScheduledThreadPoolExecutor scheduler;
+    private final DueWork due;
+    private final AtomicBoolean handingOut = new AtomicBoolean();
     private final Map<String, Pending> pending = new ConcurrentHashMap<>();
     private final AtomicLong pendingBytes = new AtomicLong();
     private final OtlpForms forms;
-    private final Counter searches;
-    /** {@code derivers/{id}}: relays that may hold chunks waiting for their window. */
-    private final ArchiveHeartbeats heartbeats;
-    /** The search at start failed (the archive was down): the next beat runs it again. */
-    private volatile boolean startMissed;
+    private final UnderivedSearch search;
     private volatile boolean stopping;
     /** A chunk could not be derived at stop: the heartbeat stays, so that a peer searches for it. */
     private volatile boolean leftAtStop;
@@ -89,91 +86,67 @@ public class ChunkDerivations {
     @Inject
     public ChunkDerivations(LinksConfig config, ChunkArchive archive, ChunkProcessor processor,
                             ChunkTranslator translator, LinkedSpans spans, ChunkForwarder forwarder,
-                            ProjectRegistry projects, RelayVersion version, MeterRegistry meters) {
+                            ProjectRegistry projects, RelayVersion version, MeterRegistry meters, Clock clock) {
         this.config = config;
         this.archive = archive;
         this.forwarder = forwarder;
         this.meters = meters;
+        this.due = new DueWork(clock);
         this.scheduler = new ScheduledThreadPoolExecutor(config.threads(), runnable -> {
             Thread thread = new Thread(runnable, "chunk-derivation");
             thread.setDaemon(true);
             return thread;
         });
-        scheduler.setRemoveOnCancelPolicy(true);
         meters.gauge("relay.derivations.pending", pending, Map::size);
         for (String when : List.of("window", "recovery", "stop")) {
             meters.counter("relay.chunks.derived", "when", when);
         }
         meters.counter("relay.derivations.duplicates");
         this.forms = new OtlpForms(archive, processor, translator, spans, projects, version, meters);
-        this.searches = meters.counter("relay.recovery.searches");
-        // a dead relay wrote its last chunk before the beat it missed: by the time its heartbeat is this old, every
-        // chunk it left is due, and one search finds them all
-        Duration allDue = config.recoveryInterval().plus(config.window()).plus(RECOVERY_GRACE);
-        Duration missedBeats = config.recoveryInterval().multipliedBy(3);
-        this.heartbeats = new ArchiveHeartbeats(archive.store(), HEARTBEATS, config.recoveryInterval(),
-                allDue.compareTo(missedBeats) > 0 ? allDue : missedBeats);
+        this.search = new UnderivedSearch(config, archive, meters, clock, due, pending::containsKey,
+                (projectId, key, forward) -> derive(projectId, key, null, "recovery", forward));
         meters.counter("relay.derivations.failures");
+    }
+
+    /**
+     * Starts handing out due work, once: at the server's start, or when a chunk first waits (so that a command line,
+     * which never holds a chunk in its window, starts no thread).
+     */
+    private void startHandingOut() {
+        if (handingOut.compareAndSet(false, true)) {
+            scheduler.scheduleWithFixedDelay(this::handOutDue, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** Runs, in the calling thread, the windows, retries and recovery rounds the clock has reached. */
+    public void runDue() {
+        due.takeDue().forEach(Runnable::run);
+    }
+
+    /** The scheduler thread's part: what is due runs on the pool, so that windows ending together derive together. */
+    private void handOutDue() {
+        try {
+            due.takeDue().forEach(scheduler::execute);
+        } catch (RejectedExecutionException e) {
+            // stopping: stop() derives what still waits
+        }
     }
 
     /**
      * In the server only (the command line derives what it needs itself): a heartbeat and a search of the archive at
      * start, which recovers what this relay, restarted, or any relay that died left underived; then a heartbeat every
-     * recovery interval, with a search only when another relay stopped beating ({@link ArchiveHeartbeats} under
-     * {@code derivers/}).
+     * recovery interval, with a search only when another relay stopped beating ({@link UnderivedSearch}). Without a
+     * window nothing waits, so there is no heartbeat: one search at start finds what a relay killed between a chunk's
+     * two writes left underived.
      */
     @EventListener
     void onStartup(ServerStartupEvent event) {
-        long interval = config.recoveryInterval().toMillis();
         if (config.deferred()) {
-            scheduler.schedule(this::recoverAtStart, Math.min(interval, 2_000), TimeUnit.MILLISECONDS);
-            scheduler.scheduleWithFixedDelay(this::recoverDeadPeers, interval, interval, TimeUnit.MILLISECONDS);
+            search.armAtStart();
+            startHandingOut();
         } else {
-            // nothing waits for a window here, so no heartbeat: one search at start finds what a relay killed
-            // between a chunk's two writes left underived
-            scheduler.schedule(this::searchAtStart, Math.min(interval, 2_000), TimeUnit.MILLISECONDS);
-        }
-    }
-
-    private void searchAtStart() {
-        try {
-            recover();
-        } catch (ArchiveUnavailableException e) {
-            LOG.warn("recovery at start stopped, archive unavailable: {}", e.getMessage());
-        }
-    }
-
-    private void recoverAtStart() {
-        try {
-            heartbeats.beat();
-            List<String> dead = heartbeats.stale();
-            recover();
-            if (!stopping) {
-                dead.forEach(heartbeats::recovered);
-            }
-        } catch (ArchiveUnavailableException e) {
-            LOG.warn("recovery at start stopped, archive unavailable: {}; the next pass searches again",
-                    e.getMessage());
-            startMissed = true;
-        }
-    }
-
-    private void recoverDeadPeers() {
-        try {
-            heartbeats.beat();
-            if (startMissed) {
-                startMissed = false;
-                recoverAtStart();
-                return;
-            }
-            List<String> dead = heartbeats.claimStale();
-            if (!dead.isEmpty() && !stopping) {
-                LOG.info("relays {} stopped beating; searching the archive for chunks they left underived", dead);
-                recover();
-                dead.forEach(heartbeats::recovered);
-            }
-        } catch (ArchiveUnavailableException e) {
-            LOG.warn("heartbeat or recovery pass failed, archive unavailable: {}", e.getMessage());
+            scheduler.schedule(search::searchAtStart, Math.min(config.recoveryInterval().toMillis(), 2_000),
+                    TimeUnit.MILLISECONDS);
         }
     }
 
@@ -185,7 +158,7 @@ public class ChunkDerivations {
      */
     public void beforeWaiting() {
         if (config.deferred()) {
-            heartbeats.beatOnce();
+            search.beforeWaiting();
         }
     }
 
@@ -212,8 +185,8 @@ public class ChunkDerivations {
         }
         Pending waiting = new Pending(projectId, key, prepared, bytes);
         pending.put(key.stem(), waiting);
-        long delay = Math.max(0, Duration.between(Instant.now(), receivedAt.plus(config.window())).toMillis());
-        scheduler.schedule(() -> deriveWaiting(waiting, "window"), delay, TimeUnit.MILLISECONDS);
+        due.at(receivedAt.plus(config.window()), () -> deriveWaiting(waiting, "window"));
+        startHandingOut();
     }
 
     /**
@@ -248,7 +221,7 @@ public class ChunkDerivations {
             }
             LOG.warn("deriving chunk {} of project {} failed, retrying in {}: {}", waiting.key().chunkId(),
                     waiting.projectId(), RETRY, e.getMessage());
-            scheduler.schedule(() -> deriveWaiting(waiting, when), RETRY.toMillis(), TimeUnit.MILLISECONDS);
+            due.after(RETRY, () -> deriveWaiting(waiting, when));
         } catch (RuntimeException | StackOverflowError e) {
             // the relay's own bug, not a bad chunk: counted as Relay counts item outcomes; the Sentry form stays
             // archived, underived, for a recovery pass of a fixed relay to derive
@@ -304,67 +277,18 @@ public class ChunkDerivations {
     }
 
     /**
-     * One recovery pass: derives the chunks whose Sentry form was written more than the window and a grace period
-     * ago and whose OTLP form is missing, unless this relay is waiting for them itself. It looks at the days a
-     * recent chunk can be filed under: today and yesterday (UTC), and each project's newest day folders (chunks are
-     * filed by their first sample, which the SDK's clock dates, and a replayed recording is dated when it was
-     * recorded). Returns how many it derived.
-     *
-     * @throws ArchiveUnavailableException when the archive cannot be listed
-     */
-    int recover() {
-        if (stopping) {
-            return 0;
-        }
-        searches.increment();
-        int derived = 0;
-        Instant due = Instant.now().minus(config.window()).minus(RECOVERY_GRACE);
-        LocalDate today = LocalDate.now(ZoneOffset.UTC);
-        for (String project : archive.listProjects()) {
-            List<LocalDate> present = archive.listDays(project);
-            Set<LocalDate> days = new TreeSet<>(present.subList(Math.max(0, present.size() - RECENT_DAY_FOLDERS),
-                    present.size()));
-            days.add(today.minusDays(1));
-            days.add(today);
-            for (LocalDate day : days) {
-                for (UnderivedChunk underived : archive.listUnderived(project, day)) {
-                    if (stopping) {
-                        return derived;
-                    }
-                    if (underived.sentryWrittenAt().isAfter(due) || pending.containsKey(underived.key().stem())) {
-                        continue;
-                    }
-                    try {
-                        derive(Long.parseLong(project), underived.key(), null, "recovery", true);
-                        derived++;
-                    } catch (RuntimeException | StackOverflowError e) {
-                        meters.counter("relay.derivations.failures").increment();
-                        LOG.error("recovering chunk {} failed", underived.key().stem(), e);
-                    }
-                }
-            }
-        }
-        return derived;
-    }
-
-    /**
      * Derives, without forwarding, the chunks of a project and days whose OTLP form is missing and whose window has
      * passed, so that {@code replay} finds and sends them. Returns how many it derived.
      *
      * @throws ArchiveUnavailableException when the archive cannot be read or written
      */
     public int deriveForReplay(String projectId, LocalDate from, LocalDate to) {
-        Instant due = Instant.now().minus(config.window()).minus(RECOVERY_GRACE);
-        int derived = 0;
-        for (LocalDate day = from; !day.isAfter(to); day = day.plusDays(1)) {
-            for (UnderivedChunk underived : archive.listUnderived(projectId, day)) {
-                if (!underived.sentryWrittenAt().isAfter(due)) {
-                    derive(Long.parseLong(projectId), underived.key(), null, "recovery", false);
-                    derived++;
-                }
-            }
-        }
-        return derived;
+        return search.deriveForReplay(projectId, from, to);
+    }
+
+    /** One search of the archive for chunks left underived; returns how many it derived. */
+    int recover() {
+        return search.recover();
     }
 
     public int pendingCount() {
@@ -378,6 +302,7 @@ public class ChunkDerivations {
     @PreDestroy
     void stop() {
         stopping = true;
+        search.stop();
         scheduler.shutdownNow();
         long deadline = System.nanoTime() + STOP_BUDGET.toNanos();
         List<Pending> waiting = new ArrayList<>(pending.values());
@@ -391,7 +316,7 @@ public class ChunkDerivations {
         }
         if (pending.isEmpty() && !leftAtStop) {
             try {
-                heartbeats.stopped();
+                search.stopped();
             } catch (ArchiveUnavailableException e) {
                 LOG.warn("could not remove this relay's heartbeat; a peer will search the archive: {}",
                         e.getMessage());

@@ -1,7 +1,9 @@
 package chunkrelay.envelope.upstream;
 
 import chunkrelay.envelope.errors.RelayError;
+import chunkrelay.retry.Backoff;
 import chunkrelay.storage.ArchiveUnavailableException;
+import chunkrelay.storage.ObjectLease;
 import chunkrelay.storage.ObjectStore;
 
 import io.micrometer.core.instrument.Gauge;
@@ -41,7 +43,8 @@ import java.util.concurrent.locks.LockSupport;
  * is queued: in memory while the queue has room (count and bytes), else in the spool under
  * {@code upstream-spool/} in the archive bucket; when neither can take it the SDK gets 503. An envelope the
  * upstream does not take for a network reason (no answer, 502, 503, 504) goes to the spool after that one attempt;
- * the spool is sent oldest first, retried with a backoff from 1 s growing by half up to 60 s, for at most
+ * the spool is sent oldest first, retried with a backoff from 1 s growing by half up to 60 s (each wait jittered
+ * to between half and all of that), for at most
  * {@code relay.upstream.max-age}, and each object deleted once the upstream took it, after a restart too. Every
  * other answer is final (a 429's limits are cached for the key).
  * Created at start-up ({@code @Context}), so that a restarted relay sends its spool before any SDK writes to it; not
@@ -66,8 +69,10 @@ public class UpstreamForwarder {
     private final AtomicLong queuedBytes = new AtomicLong();
     private final Map<UpstreamEnvelope, Boolean> inFlight = new ConcurrentHashMap<>();
     private final AtomicLong spoolDepth = new AtomicLong();
-    /** Spool key to the claim period this relay holds it for. */
-    private final Map<String, Long> claims = new ConcurrentHashMap<>();
+    /** Spool key to this relay's claim on it. */
+    private final Map<String, ObjectLease> claims = new ConcurrentHashMap<>();
+    /** This relay, in claim objects. */
+    private final String claimant = UUID.randomUUID().toString();
     private final AtomicLong spoolOldestMillis = new AtomicLong();
     private final HttpClient http;
     private final List<Thread> senders = new ArrayList<>();
@@ -78,14 +83,18 @@ public class UpstreamForwarder {
     private volatile long lastSpoolListing;
     /** While the upstream stays down, the spool is tried again only after this (epoch millis). */
     private volatile long nextSpoolAttempt;
-    private volatile Duration spoolBackoff;
+    /** Spool rounds in a row that found the upstream down. */
+    private volatile int spoolFailures;
+    /** From retry-initial, growing by half, up to retry-max; for the spool and for envelopes retried in memory. */
+    private final Backoff backoff;
     private static final long SPOOL_IDLE_LISTING_MILLIS = 30_000;
 
-    public UpstreamForwarder(UpstreamConfig config, ObjectStore store, MeterRegistry meters) {
+    public UpstreamForwarder(UpstreamConfig config, ObjectStore store, MeterRegistry meters, Clock clock) {
         this.config = config;
         this.store = store;
         this.meters = meters;
-        this.clock = Clock.systemUTC();
+        this.clock = clock;
+        this.backoff = new Backoff(config.retryInitial(), config.retryMax(), 1.5);
         this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(config.connectTimeout()).build();
         Gauge.builder("relay.upstream.queue.depth", queue, LinkedBlockingDeque::size)
@@ -224,7 +233,7 @@ public class UpstreamForwarder {
      * half-known.
      */
     private boolean deliverOrSpool(UpstreamEnvelope envelope) {
-        Duration wait = config.retryInitial();
+        int failures = 0;
         while (!stopping) {
             if (attempt(envelope) || expired(envelope)) {
                 return true;
@@ -236,11 +245,10 @@ public class UpstreamForwarder {
                 LOG.warn("could not spool an envelope for the upstream, retrying it in memory: {}", e.getMessage());
             }
             meters.counter("relay.upstream.retries").increment();
-            long until = System.nanoTime() + wait.toNanos();
+            long until = System.nanoTime() + backoff.delay(++failures).toNanos();
             while (!stopping && System.nanoTime() < until) {
                 LockSupport.parkNanos(Math.min(until - System.nanoTime(), 100_000_000L));
             }
-            wait = min(Duration.ofMillis(wait.toMillis() * 3 / 2), config.retryMax());
         }
         return false;
     }
@@ -344,14 +352,12 @@ public class UpstreamForwarder {
                 }
                 UpstreamEnvelope envelope = UpstreamEnvelope.fromSpool(spooled.get());
                 if (!attempt(envelope) && !expired(envelope)) {
-                    // the upstream is still down: wait longer each time, from retry-initial up to retry-max
+                    // the upstream is still down: wait longer each time
                     meters.counter("relay.upstream.retries").increment();
-                    spoolBackoff = spoolBackoff == null ? config.retryInitial()
-                            : min(Duration.ofMillis(spoolBackoff.toMillis() * 3 / 2), config.retryMax());
-                    nextSpoolAttempt = clock.millis() + spoolBackoff.toMillis();
+                    nextSpoolAttempt = clock.millis() + backoff.delay(++spoolFailures).toMillis();
                     return;
                 }
-                spoolBackoff = null;
+                spoolFailures = 0;
                 store.deleteObject(key);
                 release(key);
                 spoolDepth.decrementAndGet();
@@ -364,24 +370,15 @@ public class UpstreamForwarder {
     }
 
     /**
-     * Claims a spooled envelope for this relay for the current period ({@code If-None-Match: *} on a claim object),
-     * or renews its own claim of the last period. A claim another relay made in the last period is left to it: it may
-     * still be sending. So replicas draining one spool send each envelope once, unless a holder dies between sending
-     * and deleting, when the envelope is sent again a period later (at least once, never lost).
+     * Claims a spooled envelope for this relay, or renews its claim: an {@link ObjectLease}
+     * {@code upstream-spool-claims/{name}.} of {@code relay.upstream.spool-claim}. A claim another relay holds is left
+     * to it: it may still be sending. So replicas draining one spool send each envelope once, unless a holder dies
+     * between sending and deleting, when the envelope is sent again a claim or two later (at least once, never lost).
      */
     private boolean claim(String key) {
-        String name = key.substring(SPOOL_PREFIX.length());
-        long period = clock.millis() / config.spoolClaim().toMillis();
-        Long held = claims.get(key);
-        if (held != null && held == period) {
-            return true;
-        }
-        boolean renewing = held != null && held == period - 1;
-        if (!renewing && store.readObject(CLAIM_PREFIX + name + "." + (period - 1)).isPresent()) {
-            return false;
-        }
-        if (store.storeObjectIfAbsent(CLAIM_PREFIX + name + "." + period, new byte[0])) {
-            claims.put(key, period);
+        ObjectLease lease = claims.computeIfAbsent(key, k -> new ObjectLease(store,
+                CLAIM_PREFIX + k.substring(SPOOL_PREFIX.length()) + ".", config.spoolClaim(), clock, claimant));
+        if (lease.acquire()) {
             return true;
         }
         claims.remove(key);
@@ -390,11 +387,9 @@ public class UpstreamForwarder {
 
     /** Drops this relay's claim objects of a spooled envelope it is done with. */
     private void release(String key) {
-        Long held = claims.remove(key);
-        if (held != null) {
-            String name = key.substring(SPOOL_PREFIX.length());
-            store.deleteObject(CLAIM_PREFIX + name + "." + held);
-            store.deleteObject(CLAIM_PREFIX + name + "." + (held - 1));
+        ObjectLease lease = claims.remove(key);
+        if (lease != null) {
+            lease.release();
         }
     }
 
@@ -454,9 +449,5 @@ public class UpstreamForwarder {
         Thread thread = new Thread(runnable, name);
         thread.setDaemon(true);
         return thread;
-    }
-
-    private static Duration min(Duration a, Duration b) {
-        return a.compareTo(b) <= 0 ? a : b;
     }
 }

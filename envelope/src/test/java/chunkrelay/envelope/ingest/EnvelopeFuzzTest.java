@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
@@ -71,7 +72,8 @@ class EnvelopeFuzzTest {
         ProjectRateLimiter unlimited = new ProjectRateLimiter(projects, meters);
         UpstreamForwarder noUpstream = new UpstreamForwarder(new UpstreamConfig("", false, 1, 1, Duration.ofHours(1),
                 Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ofSeconds(1),
-                Duration.ofSeconds(1), Duration.ofSeconds(1), 1, Duration.ofMinutes(1)), null, meters);
+                Duration.ofSeconds(1), Duration.ofSeconds(1), 1, Duration.ofMinutes(1)), null, meters,
+                Clock.systemUTC());
         // spans are read and indexed as in the relay; with the span log off nothing reaches a bucket
         LinksConfig links = new LinksConfig(Duration.ZERO, 100_000, Duration.ofMinutes(10), 0, Duration.ofMinutes(1),
                 1, false);

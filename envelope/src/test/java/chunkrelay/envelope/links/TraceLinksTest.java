@@ -1,8 +1,5 @@
 package chunkrelay.envelope.links;
 
-import chunkrelay.chunk.fixtures.Fixtures;
-import chunkrelay.chunk.fixtures.RecordedItem;
-import chunkrelay.chunk.spans.SpanItems;
 import chunkrelay.chunk.spans.SpanRecord;
 import chunkrelay.envelope.pipeline.ChunkDerivations;
 import chunkrelay.envelope.testing.ForkedRelay;
@@ -15,118 +12,46 @@ import chunkrelay.storage.ArchivedChunk;
 import chunkrelay.storage.ChunkArchive;
 import chunkrelay.storage.EmbeddedS3Server;
 import chunkrelay.translate.OtlpInvariants;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
-import io.opentelemetry.proto.profiles.v1development.KeyValueAndUnit;
-import io.opentelemetry.proto.profiles.v1development.Link;
-import io.opentelemetry.proto.profiles.v1development.Profile;
-import io.opentelemetry.proto.profiles.v1development.ProfilesDictionary;
-import io.opentelemetry.proto.profiles.v1development.Sample;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static chunkrelay.envelope.links.JavaCapture.JAVA_CHUNK_1;
+import static chunkrelay.envelope.links.JavaCapture.JAVA_CHUNK_2;
+import static chunkrelay.envelope.links.JavaCapture.JAVA_LINKED;
+import static chunkrelay.envelope.links.JavaCapture.JAVA_TRANSACTION;
+import static chunkrelay.envelope.links.JavaCapture.chunkId;
+import static chunkrelay.envelope.links.JavaCapture.derived;
+import static chunkrelay.envelope.links.JavaCapture.linkedByChunk;
+import static chunkrelay.envelope.links.JavaCapture.linkedBySpan;
+import static chunkrelay.envelope.links.JavaCapture.profileAttribute;
+import static chunkrelay.envelope.links.JavaCapture.send;
+import static chunkrelay.envelope.links.JavaCapture.spansOf;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Issue 14 through the running relay: the recorded SDK envelopes replayed in every order link the samples of the
- * chunks to the spans of the same SDK, the OTLP form is derived after the link window and never rewritten, derivations
- * survive a SIGKILL, and a replica that never saw the transaction links through the span log.
+ * chunks to the spans of the same SDK, derivations survive a SIGKILL (one forked relay per crash path), and a replica
+ * that never saw the transaction links through the span log. What happens when on the relay's clock (the window,
+ * the grace, heartbeats) is pinned on a test clock in {@link LinkWindowTimingTest}.
  */
 @Tag("external")
 class TraceLinksTest {
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String JAVA_CHUNK_1 = "java-8.43.0/001";
-    private static final String JAVA_TRANSACTION = "java-8.43.0/002";
-    private static final String JAVA_CHUNK_2 = "java-8.43.0/003";
     private static final Duration WAIT = Duration.ofSeconds(40);
-    /** Main-thread samples inside the recorded transaction (trace-links research note, section 4). */
-    private static final Map<String, Integer> JAVA_LINKED = Map.of(JAVA_CHUNK_1, 965, JAVA_CHUNK_2, 469);
 
     private static Map<String, Object> window(String window) {
         return Map.of("relay.links.window", window, "relay.links.span-log", "true");
-    }
-
-    private static void send(RelayClient client, String request) {
-        RelayClient.Answer answer = client.replay(Fixtures.sdkRequest(request));
-        assertEquals(200, answer.status(), request + ": " + answer.raw());
-    }
-
-    private static String chunkId(String request) {
-        try {
-            return JSON.readTree(Fixtures.sdkChunks().stream().filter(c -> c.request().equals(request))
-                    .findFirst().orElseThrow().payload()).path("chunk_id").asText();
-        } catch (IOException e) {
-            throw new AssertionError(e);
-        }
-    }
-
-    private static List<SpanRecord> spansOf(String request) {
-        List<SpanRecord> spans = new ArrayList<>();
-        for (RecordedItem item : Fixtures.sdkItems()) {
-            if (item.request().equals(request) && SpanItems.carriesSpans(item.type())) {
-                spans.addAll(SpanItems.read(item.type(), item.payload()).spans());
-            }
-        }
-        return spans;
-    }
-
-    /** The OTLP form of each derived chunk, by the request that carried the chunk. */
-    private static Map<String, ExportProfilesServiceRequest> derived(ChunkArchive archive, List<ArchivedChunk> chunks,
-                                                                     String... requests) throws IOException {
-        Map<String, ExportProfilesServiceRequest> byRequest = new TreeMap<>();
-        for (String request : requests) {
-            ArchivedChunk chunk = chunks.stream().filter(c -> c.key().chunkId().equals(chunkId(request)))
-                    .findFirst().orElseThrow(() -> new AssertionError(request + "'s chunk is not derived"));
-            byRequest.put(request, ExportProfilesServiceRequest.parseFrom(archive.readOtlp(chunk)));
-        }
-        return byRequest;
-    }
-
-    /** Linked samples by span id; fails when a linked sample is not on {@code thread}. */
-    private static Map<String, Integer> linkedBySpan(ExportProfilesServiceRequest request, long thread) {
-        ProfilesDictionary dictionary = request.getDictionary();
-        Map<String, Integer> counts = new TreeMap<>();
-        Profile profile = request.getResourceProfiles(0).getScopeProfiles(0).getProfiles(0);
-        for (Sample sample : profile.getSamplesList()) {
-            if (sample.getLinkIndex() == 0) {
-                continue;
-            }
-            Link link = dictionary.getLinkTable(sample.getLinkIndex());
-            counts.merge(HexFormat.of().formatHex(link.getSpanId().toByteArray()), sample.getTimestampsUnixNanoCount(),
-                    Integer::sum);
-            long sampleThread = sample.getAttributeIndicesList().stream().map(dictionary::getAttributeTable)
-                    .filter(a -> dictionary.getStringTable(a.getKeyStrindex()).equals("thread.id"))
-                    .mapToLong(a -> a.getValue().getIntValue()).findFirst().orElse(-1);
-            assertEquals(thread, sampleThread, "a linked sample of another thread");
-        }
-        return counts;
-    }
-
-    private static long profileAttribute(ExportProfilesServiceRequest request, String key) {
-        ProfilesDictionary dictionary = request.getDictionary();
-        Profile profile = request.getResourceProfiles(0).getScopeProfiles(0).getProfiles(0);
-        for (int index : profile.getAttributeIndicesList()) {
-            KeyValueAndUnit attribute = dictionary.getAttributeTable(index);
-            if (dictionary.getStringTable(attribute.getKeyStrindex()).equals(key)) {
-                return attribute.getValue().getIntValue();
-            }
-        }
-        return -1;
     }
 
     /** Sends the Java capture in {@code order}, lets the window pass, and returns the linked counts per chunk. */
@@ -184,26 +109,6 @@ class TraceLinksTest {
     }
 
     @Test
-    void spanArrivingAfterTheWindowChangesNothingAlreadyWritten() throws Exception {
-        try (EmbeddedS3Server s3 = EmbeddedS3Server.inMemory();
-             OtlpReceiver receiver = OtlpReceiver.start();
-             RunningRelay relay = RunningRelay.start(s3, Map.of("relay.links.window", "1s",
-                     "relay.links.span-log", "true", "relay.otlp.endpoint", receiver.endpoint()))) {
-            send(relay.client(), JAVA_CHUNK_1);
-            RunningRelay.await("the chunk derived", WAIT, () -> relay.archivedChunks().size() == 1);
-            ArchivedChunk chunk = relay.archivedChunks().get(0);
-            byte[] before = relay.archive().readOtlp(chunk);
-            RunningRelay.await("the chunk forwarded", WAIT, () -> receiver.received().size() == 1);
-
-            send(relay.client(), JAVA_TRANSACTION);
-            Thread.sleep(2_500);
-            assertArrayEquals(before, relay.archive().readOtlp(relay.archivedChunks().get(0)));
-            assertEquals(Map.of(), linkedBySpan(ExportProfilesServiceRequest.parseFrom(before), 1));
-            assertEquals(1, receiver.received().size(), "forwarded once, never again for a late span");
-        }
-    }
-
-    @Test
     void chunksInsideTheirWindowAtASigkillAreDerivedOnceWithLinksAfterARestart(@TempDir Path work) throws Exception {
         try (EmbeddedS3Server s3 = EmbeddedS3Server.inMemory()) {
             String[] storage = storage(s3);
@@ -230,23 +135,14 @@ class TraceLinksTest {
                          "relay.otlp.endpoint=" + receiver.endpoint()))) {
                 RunningRelay.await("the recovery pass forwards both chunks", WAIT,
                         () -> receiver.received().size() >= 2);
-                Thread.sleep(3_000);
-                assertEquals(2, receiver.received().size(), "each chunk forwarded once");
-                Map<String, Integer> linked = new HashMap<>();
-                for (OtlpReceiver.Received received : receiver.received()) {
-                    ExportProfilesServiceRequest request = received.request();
-                    String chunk = HexFormat.of().formatHex(request.getResourceProfiles(0).getScopeProfiles(0)
-                            .getProfiles(0).getProfileId().toByteArray());
-                    linked.put(chunk, linkedBySpan(request, 1).values().stream().mapToInt(Integer::intValue).sum());
-                }
-                assertEquals(Map.of(chunkId(JAVA_CHUNK_1), 965, chunkId(JAVA_CHUNK_2), 469), linked,
+                assertEquals(Map.of(chunkId(JAVA_CHUNK_1), 965, chunkId(JAVA_CHUNK_2), 469), linkedByChunk(receiver),
                         "linked through the span log the killed relay wrote");
             }
         }
     }
 
     @Test
-    void aRunningPeerSearchesTheArchiveOnlyOnceARelayDiedAndDerivesWhatItLeftOnce(@TempDir Path work)
+    void aRunningPeerDerivesWhatAKilledRelayLeftInsideTheWindowWithItsLinks(@TempDir Path work)
             throws Exception {
         try (EmbeddedS3Server s3 = EmbeddedS3Server.inMemory();
              OtlpReceiver receiver = OtlpReceiver.start()) {
@@ -263,26 +159,12 @@ class TraceLinksTest {
                     for (String request : List.of(JAVA_CHUNK_1, JAVA_TRANSACTION, JAVA_CHUNK_2)) {
                         send(client, request);
                     }
-                    // beating, the relay is left to derive its own chunks: the peer searches nothing
-                    Thread.sleep(15_000);
-                    assertEquals(1, PrometheusScrape.of(peer.base()).value("relay_recovery_searches_total"));
-                    assertEquals(0, receiver.received().size());
                 }
-                // close() is SIGKILL: the chunks are in their Sentry form only, and the heartbeat goes stale
+                // close() is SIGKILL: the chunks are in their Sentry form only, and the heartbeat goes stale (when a
+                // beating relay is left alone and each chunk is sent once: LinkWindowTimingTest, on a test clock)
                 RunningRelay.await("the peer derives and forwards both chunks", WAIT,
                         () -> receiver.received().size() >= 2);
-                Thread.sleep(4_000);
-                assertEquals(2, receiver.received().size(), "each chunk forwarded once");
-                assertEquals(2, PrometheusScrape.of(peer.base()).value("relay_recovery_searches_total"),
-                        "one search for the dead relay, none after its heartbeat was removed");
-                Map<String, Integer> linked = new HashMap<>();
-                for (OtlpReceiver.Received received : receiver.received()) {
-                    String chunk = HexFormat.of().formatHex(received.request().getResourceProfiles(0)
-                            .getScopeProfiles(0).getProfiles(0).getProfileId().toByteArray());
-                    linked.put(chunk, linkedBySpan(received.request(), 1).values().stream()
-                            .mapToInt(Integer::intValue).sum());
-                }
-                assertEquals(Map.of(chunkId(JAVA_CHUNK_1), 965, chunkId(JAVA_CHUNK_2), 469), linked,
+                assertEquals(Map.of(chunkId(JAVA_CHUNK_1), 965, chunkId(JAVA_CHUNK_2), 469), linkedByChunk(receiver),
                         "linked through the span log the dead relay wrote");
             }
         }
@@ -304,11 +186,13 @@ class TraceLinksTest {
             try (ChunkArchive archive = new ChunkArchive(settings(s3))) {
                 days = archive.listDays("1");
             }
-            // replay takes chunks whose window has passed; the replay runs with no window, so after the grace
-            Thread.sleep(ChunkDerivations.RECOVERY_GRACE.toMillis() + 500);
+            // replay takes chunks whose window and grace have passed: it runs with no window, on a clock set past
+            // the grace (LinkWindowTimingTest checks the grace itself)
             List<String> command = new ArrayList<>(List.of(
                     Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m"));
-            for (String property : with(storage, "relay.links.window=0s", "relay.otlp.endpoint=" + receiver.endpoint())) {
+            String ahead = ChunkDerivations.RECOVERY_GRACE.plusSeconds(5).toSeconds() + "s";
+            for (String property : with(storage, "relay.links.window=0s", "relay.otlp.endpoint=" + receiver.endpoint(),
+                    "test.clock=manual", "test.clock-ahead=" + ahead)) {
                 command.add("-D" + property);
             }
             command.addAll(List.of("-cp", System.getProperty("java.class.path"),
@@ -318,14 +202,7 @@ class TraceLinksTest {
             String out = new String(replay.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
             assertEquals(0, replay.waitFor(), out);
             assertTrue(out.contains("delivered 2, failed 0"), out);
-            Map<String, Integer> linked = new HashMap<>();
-            for (OtlpReceiver.Received received : receiver.received()) {
-                String chunk = HexFormat.of().formatHex(received.request().getResourceProfiles(0).getScopeProfiles(0)
-                        .getProfiles(0).getProfileId().toByteArray());
-                linked.put(chunk, linkedBySpan(received.request(), 1).values().stream()
-                        .mapToInt(Integer::intValue).sum());
-            }
-            assertEquals(Map.of(chunkId(JAVA_CHUNK_1), 965, chunkId(JAVA_CHUNK_2), 469), linked);
+            assertEquals(Map.of(chunkId(JAVA_CHUNK_1), 965, chunkId(JAVA_CHUNK_2), 469), linkedByChunk(receiver));
         }
     }
 

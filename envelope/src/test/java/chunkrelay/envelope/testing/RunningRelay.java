@@ -1,5 +1,6 @@
 package chunkrelay.envelope.testing;
 
+import chunkrelay.retry.TestClock;
 import chunkrelay.storage.ArchiveSettings;
 import chunkrelay.storage.ArchivedChunk;
 import chunkrelay.storage.ChunkArchive;
@@ -13,6 +14,7 @@ import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
 import java.net.URI;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.util.HashMap;
@@ -59,6 +61,11 @@ public final class RunningRelay implements AutoCloseable {
 
     public URI uri() {
         return server.getURI();
+    }
+
+    /** A relay started with {@code test.clock: manual} ({@link TestClockFactory}): its clock, for the test to move. */
+    public TestClock clock() {
+        return (TestClock) bean(Clock.class);
     }
 
     public <T> T bean(Class<T> type) {

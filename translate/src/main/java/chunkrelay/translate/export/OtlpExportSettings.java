@@ -26,7 +26,7 @@ import java.util.TreeMap;
  * @param workers         threads delivering from the queue
  * @param maxAttempts     attempts per request (first one included) before a retryable failure becomes final
  * @param maxElapsed      time budget per request for retries; a wait that would overrun it ends the retries
- * @param initialBackoff  backoff before the first retry; doubled per retry, jittered by ±50 %
+ * @param initialBackoff  backoff before the first retry; doubled per retry, jittered to 50-100 %
  * @param maxBackoff      ceiling of the computed backoff (a longer Retry-After is still honoured)
  * @param maxRequestBytes serialized requests above this size are split into parts no larger than it
  * @param drainTimeout    how long {@link ForwardingQueue#close()} lets the workers drain the queue

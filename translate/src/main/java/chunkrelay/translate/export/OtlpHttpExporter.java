@@ -1,5 +1,7 @@
 package chunkrelay.translate.export;
 
+import chunkrelay.retry.Backoff;
+import chunkrelay.retry.Sleeper;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.UnknownFieldSet;
 import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesPartialSuccess;
@@ -22,7 +24,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.zip.GZIPInputStream;
@@ -60,6 +61,8 @@ public final class OtlpHttpExporter {
     private final ExportCounters counters;
     private final Clock clock;
     private final Sleeper sleeper;
+    /** Doubling from {@code initialBackoff} up to {@code maxBackoff}. */
+    private final Backoff backoff;
     private final URI target;
     private final HttpClient client;
 
@@ -76,6 +79,7 @@ public final class OtlpHttpExporter {
         this.counters = counters;
         this.clock = clock;
         this.sleeper = sleeper;
+        this.backoff = new Backoff(settings.initialBackoff(), settings.maxBackoff(), 2);
         this.target = profilesUri(settings.endpoint());
         this.client = HttpClient.newBuilder()
                 .connectTimeout(settings.connectTimeout())
@@ -190,10 +194,7 @@ public final class OtlpHttpExporter {
             if (attempt >= settings.maxAttempts()) {
                 return givenUp(attempt, parts, outcome, "no attempts left");
             }
-            Duration wait = backoff(attempt);
-            if (outcome.retryAfter().isPresent() && outcome.retryAfter().get().compareTo(wait) > 0) {
-                wait = outcome.retryAfter().get();
-            }
+            Duration wait = backoff.delay(attempt, outcome.retryAfter().orElse(Duration.ZERO));
             long elapsed = clock.millis() - start;
             if (elapsed + wait.toMillis() > settings.maxElapsed().toMillis()) {
                 return givenUp(attempt, parts, outcome, "waiting " + wait.toMillis()
@@ -228,14 +229,6 @@ public final class OtlpHttpExporter {
         }
         return DeliveryResult.delivered(attempts, parts, outcome.status(), partial.getRejectedProfiles(),
                 partial.getErrorMessage());
-    }
-
-    /** Exponential from {@code initialBackoff}, capped at {@code maxBackoff}, jittered to [50 %, 150 %). */
-    private Duration backoff(int failedAttempts) {
-        double base = settings.initialBackoff().toMillis() * Math.pow(2, Math.min(failedAttempts - 1, 30));
-        double capped = Math.min(base, settings.maxBackoff().toMillis());
-        double jittered = capped * (0.5 + ThreadLocalRandom.current().nextDouble());
-        return Duration.ofMillis(Math.max(1, Math.round(Math.min(jittered, settings.maxBackoff().toMillis()))));
     }
 
     private HttpRequest httpRequest(byte[] encoded) {

@@ -1,8 +1,8 @@
-package chunkrelay.translate.export;
+package chunkrelay.retry;
 
 import java.time.Duration;
 
-/** Waits between delivery attempts; injectable so tests can observe backoff without spending it. */
+/** Waits between attempts; injectable so tests can observe backoff without spending it. */
 @FunctionalInterface
 public interface Sleeper {
 
