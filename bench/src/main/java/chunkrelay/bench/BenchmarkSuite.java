@@ -38,7 +38,8 @@ import java.util.stream.Stream;
  * The table also goes to {@code envelope/target/benchmark-report.txt}.
  */
 public final class BenchmarkSuite {
-    private static final int CONCURRENCY = 4;
+    /** Clients driving the end-to-end rows back to back: {@code -Dbench.concurrency}, 4 by default. */
+    private static final int CONCURRENCY = Integer.getInteger("bench.concurrency", 4);
     private static final Duration WARMUP = Duration.ofSeconds(3);
     /** How long each end-to-end row runs: {@code -Dbench.load.seconds}, 10 by default. */
     private static final Duration LOAD = Duration.ofSeconds(Long.getLong("bench.load.seconds", 10));

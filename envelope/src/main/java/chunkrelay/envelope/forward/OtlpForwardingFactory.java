@@ -1,5 +1,6 @@
 package chunkrelay.envelope.forward;
 
+import chunkrelay.retry.Sleeper;
 import chunkrelay.translate.export.ExportCounters;
 import chunkrelay.translate.export.ForwardingQueue;
 import chunkrelay.translate.export.OtlpHttpExporter;
@@ -7,6 +8,8 @@ import io.micronaut.context.annotation.Bean;
 import io.micronaut.context.annotation.Factory;
 import io.micronaut.context.annotation.Requires;
 import jakarta.inject.Singleton;
+
+import java.time.Clock;
 
 /**
  * The OTLP/HTTP exporter and its forwarding queue, present when {@code relay.otlp.endpoint} is set. The queue is
@@ -24,8 +27,8 @@ public class OtlpForwardingFactory {
 
     @Singleton
     @Requires(property = "relay.otlp.endpoint")
-    OtlpHttpExporter otlpHttpExporter(OtlpConfig config, ExportCounters counters) {
-        return new OtlpHttpExporter(config.settings(), counters);
+    OtlpHttpExporter otlpHttpExporter(OtlpConfig config, ExportCounters counters, Clock clock) {
+        return new OtlpHttpExporter(config.settings(), counters, clock, Sleeper.THREAD_SLEEP);
     }
 
     @Singleton
