@@ -42,14 +42,18 @@ final class BenchChunks {
     private static Item recorded(String name, String request) {
         for (RecordedChunk chunk : Fixtures.sdkChunks()) {
             if (chunk.request().equals(request)) {
-                String platform = chunk.itemHeader().hasNonNull("platform")
-                        ? chunk.itemHeader().get("platform").asText() : null;
-                String contentType = chunk.itemHeader().hasNonNull("content_type")
-                        ? chunk.itemHeader().get("content_type").asText() : null;
-                return new Item(name, request, chunk.payload(),
-                        new ChunkItemHeader(platform, contentType, chunk.itemHeader().has("meta_length") ? chunk.itemHeader().get("meta_length").asLong() : null));
+                return new Item(name, request, chunk.payload(), header(chunk));
             }
         }
         throw new IllegalArgumentException("no profile_chunk in " + request);
+    }
+
+    /** The item header a recorded chunk was sent with, as the relay reads it. */
+    static ChunkItemHeader header(RecordedChunk chunk) {
+        String platform = chunk.itemHeader().hasNonNull("platform") ? chunk.itemHeader().get("platform").asText() : null;
+        String contentType = chunk.itemHeader().hasNonNull("content_type")
+                ? chunk.itemHeader().get("content_type").asText() : null;
+        Long metaLength = chunk.itemHeader().has("meta_length") ? chunk.itemHeader().get("meta_length").asLong() : null;
+        return new ChunkItemHeader(platform, contentType, metaLength);
     }
 }

@@ -378,8 +378,8 @@ public final class BenchmarkSuite {
         out.printf("%nIngest stages (the recorded SDK chunks, each stage alone in this JVM: CPU of the calling thread,"
                 + " system time included, median of rounds in turns;%n  x = against the bare Jackson token pass; stores:"
                 + " the embedded S3Proxy on the filesystem, in this thread, with the relay's metadata)%n");
-        for (String[] chunk : new String[][] {{"java", "java-8.43.0/001"}, {"node", "node-11.1.0-long/001"}}) {
-            IngestStageCost.lines(chunk[0], IngestStageCost.measure(chunk[1])).forEach(line -> out.printf("  %s%n", line));
+        for (String chunk : List.of(BenchChunks.JAVA, BenchChunks.NODE)) {
+            IngestStageCost.lines(chunk, IngestStageCost.measure(chunk)).forEach(line -> out.printf("  %s%n", line));
         }
     }
 

@@ -1,6 +1,5 @@
 package chunkrelay.bench;
 
-import chunkrelay.chunk.ChunkItemHeader;
 import chunkrelay.chunk.ChunkOutcome;
 import chunkrelay.chunk.ChunkProcessor;
 import chunkrelay.chunk.fixtures.Fixtures;
@@ -8,12 +7,6 @@ import chunkrelay.chunk.fixtures.RecordedChunk;
 import chunkrelay.translate.ChunkTranslator;
 import chunkrelay.translate.TranslationContext;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.StreamReadConstraints;
-
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.util.List;
 
@@ -25,8 +18,6 @@ import java.util.List;
 final class ChunkCost {
     private static final com.sun.management.ThreadMXBean THREADS =
             (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-    private static final JsonFactory JSON = JsonFactory.builder().streamReadConstraints(StreamReadConstraints.builder()
-            .maxStringLength(Integer.MAX_VALUE).build()).build();
 
     /**
      * Per chunk: CPU microseconds of the chunk path, bytes it allocated, bytes of chunk JSON, and CPU microseconds of
@@ -55,7 +46,7 @@ final class ChunkCost {
         long sink = 0;
         for (int warmup = 0; warmup < warmUpRounds; warmup++) {
             for (RecordedChunk chunk : chunks) {
-                sink += path(processor, translator, context, chunk) + tokenPass(chunk.payload());
+                sink += path(processor, translator, context, chunk) + JacksonTokenPass.tokens(chunk.payload());
             }
         }
         long thread = Thread.currentThread().getId();
@@ -70,7 +61,7 @@ final class ChunkCost {
                 sink += path(processor, translator, context, chunk);
                 long between = THREADS.getCurrentThreadCpuTime();
                 allocated += THREADS.getThreadAllocatedBytes(thread) - allocatedBefore;
-                sink += tokenPass(chunk.payload());
+                sink += JacksonTokenPass.tokens(chunk.payload());
                 cpu += between - cpuBefore;
                 tokenPassCpu += THREADS.getCurrentThreadCpuTime() - between;
                 json += chunk.payload().length;
@@ -83,24 +74,9 @@ final class ChunkCost {
         return new PerChunk(cpu / 1e3 / n, allocated / n, json / n, tokenPassCpu / 1e3 / n);
     }
 
-    /** The floor: every token of the chunk's JSON read once, nothing kept, with the relay's string limits. */
-    private static long tokenPass(byte[] json) {
-        long tokens = 0;
-        try (JsonParser parser = JSON.createParser(json)) {
-            while (parser.nextToken() != null) {
-                tokens++;
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return tokens;
-    }
-
     private static long path(ChunkProcessor processor, ChunkTranslator translator, TranslationContext context,
                              RecordedChunk chunk) {
-        String platform = chunk.itemHeader().hasNonNull("platform") ? chunk.itemHeader().get("platform").asText()
-                : null;
-        ChunkOutcome outcome = processor.process(chunk.payload(), new ChunkItemHeader(platform, null));
+        ChunkOutcome outcome = processor.process(chunk.payload(), BenchChunks.header(chunk));
         if (!(outcome instanceof ChunkOutcome.Accepted accepted)) {
             throw new IllegalStateException(chunk.request() + " was rejected: " + outcome);
         }

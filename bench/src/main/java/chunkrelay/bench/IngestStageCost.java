@@ -1,23 +1,19 @@
 package chunkrelay.bench;
 
 import chunkrelay.chunk.ChunkItemHeader;
-import chunkrelay.chunk.ChunkOutcome;
 import chunkrelay.chunk.ChunkProcessor;
 import chunkrelay.chunk.ProfileChunk;
 import chunkrelay.chunk.fixtures.Fixtures;
-import chunkrelay.chunk.fixtures.RecordedChunk;
 import chunkrelay.chunk.fixtures.SdkRequest;
+import chunkrelay.envelope.pipeline.ArchivedMetadata;
+import chunkrelay.envelope.pipeline.RelayVersion;
 import chunkrelay.storage.ArchiveKey;
 import chunkrelay.storage.ArchiveSettings;
 import chunkrelay.storage.ChunkArchive;
-import chunkrelay.storage.ChunkMetadata;
 import chunkrelay.storage.EmbeddedS3Server;
 import chunkrelay.storage.ObjectStore;
 import chunkrelay.translate.ChunkTranslator;
 import chunkrelay.translate.TranslationContext;
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.StreamReadConstraints;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -50,8 +46,6 @@ final class IngestStageCost {
     private static final int ROUNDS = 15;
     private static final int CALLS_PER_ROUND = 10;
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
-    private static final JsonFactory JSON = JsonFactory.builder().streamReadConstraints(StreamReadConstraints.builder()
-            .maxStringLength(Integer.MAX_VALUE).build()).build();
 
     /** One stage: median CPU microseconds per call. */
     record Stage(String name, double cpuMicros) {
@@ -60,19 +54,16 @@ final class IngestStageCost {
     private IngestStageCost() {
     }
 
-    /** The stages for the chunk of one recorded request, the token pass first. */
-    static List<Stage> measure(String requestName) throws IOException {
-        SdkRequest request = Fixtures.sdkRequest(requestName);
-        RecordedChunk recorded = Fixtures.sdkChunks().stream().filter(c -> c.request().equals(requestName))
-                .findFirst().orElseThrow();
-        byte[] payload = recorded.payload();
-        String platform = recorded.itemHeader().hasNonNull("platform")
-                ? recorded.itemHeader().get("platform").asText() : null;
-        ChunkItemHeader header = new ChunkItemHeader(platform, null);
+    /** The stages for one recorded chunk ({@link BenchChunks#JAVA} or {@link BenchChunks#NODE}), the floor first. */
+    static List<Stage> measure(String chunkName) throws IOException {
+        BenchChunks.Item item = BenchChunks.item(chunkName);
+        SdkRequest request = Fixtures.sdkRequest(item.source());
+        byte[] payload = item.payload();
+        ChunkItemHeader header = item.header();
         ChunkProcessor processor = new ChunkProcessor(ChunkProcessor.DEFAULT_MAX_CHUNK_BYTES);
         ChunkTranslator translator = new ChunkTranslator("chunk-relay", "bench");
         TranslationContext context = TranslationContext.forProject(1);
-        ProfileChunk chunk = ((ChunkOutcome.Accepted) processor.process(payload, header)).chunk();
+        ProfileChunk chunk = item.normalise();
         byte[] otlp = translator.translate(chunk, context).toByteArray();
         Path directory = Files.createTempDirectory("chunk-relay-stages-");
         try (EmbeddedS3Server s3 = EmbeddedS3Server.filesystem(directory);
@@ -80,10 +71,10 @@ final class IngestStageCost {
              ChunkArchive archive = new ChunkArchive(store)) {
             byte[] sentryStored = archive.compress(payload);
             byte[] otlpStored = archive.compress(otlp);
-            Map<String, String> metadata = relayMetadata(chunk);
+            Map<String, String> metadata = ArchivedMetadata.of(chunk, new RelayVersion());
             int[] written = {0};
             Map<String, IntSupplier> stages = new LinkedHashMap<>();
-            stages.put("bare Jackson token pass (floor)", () -> tokenPass(payload));
+            stages.put("bare Jackson token pass (floor)", () -> (int) JacksonTokenPass.tokens(payload));
             stages.put("inflate the request (gzip)", () -> inflate(request.body()));
             stages.put("parse and normalise", () -> processor.process(payload, header).hashCode());
             stages.put("translate and serialise", () -> translator.translate(chunk, context).toByteArray().length);
@@ -144,18 +135,6 @@ final class IngestStageCost {
         return result;
     }
 
-    private static int tokenPass(byte[] json) {
-        int tokens = 0;
-        try (JsonParser parser = JSON.createParser(json)) {
-            while (parser.nextToken() != null) {
-                tokens++;
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return tokens;
-    }
-
     /** As the relay decodes a body: a gzip stream over the wire bytes, read in 64 KiB steps. */
     private static int inflate(byte[] body) {
         byte[] buffer = new byte[64 * 1024];
@@ -176,22 +155,5 @@ final class IngestStageCost {
         ArchiveKey key = ArchiveKey.of("1", Instant.parse("2026-11-22T02:00:00Z").plusSeconds(n / 1000),
                 "f99ed13589874b4b8bdd0a0bbe143288", String.format(Locale.ROOT, "%032x", n));
         return archive.storeCompressedDerivedOtlp(key, stored, metadata).ordinal();
-    }
-
-    /** The chunk metadata the relay stores with both forms (the archive adds the key's ids and a write id). */
-    private static Map<String, String> relayMetadata(ProfileChunk chunk) {
-        Map<String, String> metadata = new LinkedHashMap<>();
-        metadata.put(ChunkMetadata.PLATFORM, chunk.platform());
-        if (chunk.release() != null) {
-            metadata.put(ChunkMetadata.RELEASE, chunk.release());
-        }
-        if (chunk.environment() != null) {
-            metadata.put(ChunkMetadata.ENVIRONMENT, chunk.environment());
-        }
-        metadata.put(ChunkMetadata.SAMPLE_COUNT, Integer.toString(chunk.sampleCount()));
-        metadata.put(ChunkMetadata.FIRST_SAMPLE_NS, Long.toString(chunk.firstSampleNanos()));
-        metadata.put(ChunkMetadata.LAST_SAMPLE_NS, Long.toString(chunk.lastSampleNanos()));
-        metadata.put(ChunkMetadata.RELAY_VERSION, "bench");
-        return metadata;
     }
 }

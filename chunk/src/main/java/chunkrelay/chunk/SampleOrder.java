@@ -28,19 +28,14 @@ public final class SampleOrder {
 
     /** The indices of the first {@code n} times in time order; equal times keep their order. */
     public static int[] stableOrder(long[] times, int n) {
-        if (isSorted(times, n)) {
-            int[] identity = new int[n];
-            for (int i = 0; i < n; i++) {
-                identity[i] = i;
-            }
-            return identity;
-        }
-        return stableOrder(times, n, new int[n]);
+        return stableOrder(times, n, null);
     }
 
     /**
      * A natural merge sort: the ascending runs the input already has (an SDK writes each thread's samples in time
-     * order, so a chunk holds a few long runs) are merged pairwise until one is left.
+     * order, so a chunk holds a few long runs) are merged pairwise until one is left; sorted input is one run.
+     *
+     * @param scratch {@code n} ints to merge through, or null to allocate them only when there is merging to do
      */
     private static int[] stableOrder(long[] times, int n, int[] scratch) {
         int[] order = new int[n];
@@ -56,6 +51,9 @@ public final class SampleOrder {
         }
         int[] runs = starts.toArray();
         int count = runs.length;
+        if (count > 1 && scratch == null) {
+            scratch = new int[n];
+        }
         while (count > 1) {
             int merged = 0;
             for (int r = 0; r < count; r += 2) {

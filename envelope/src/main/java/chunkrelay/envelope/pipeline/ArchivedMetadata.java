@@ -11,9 +11,9 @@ import java.util.Map;
 /**
  * The user metadata both archived forms of a chunk carry: platform, release, environment, sample count, first and
  * last sample time, relay version; and, for a compound (Perfetto) chunk, the item's {@code meta_length}, without
- * which its Sentry form cannot be read again.
+ * which its Sentry form cannot be read again. Public for the benchmark, which writes what the relay writes.
  */
-final class ArchivedMetadata {
+public final class ArchivedMetadata {
     private ArchivedMetadata() {
     }
 
@@ -35,7 +35,7 @@ final class ArchivedMetadata {
                 Long.parseLong(metaLength));
     }
 
-    static Map<String, String> of(ProfileChunk chunk, RelayVersion version) {
+    public static Map<String, String> of(ProfileChunk chunk, RelayVersion version) {
         Map<String, String> metadata = new HashMap<>();
         metadata.put(ChunkMetadata.PLATFORM, chunk.platform());
         if (chunk.release() != null) {
