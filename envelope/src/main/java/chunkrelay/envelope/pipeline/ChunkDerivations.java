@@ -109,8 +109,9 @@ public class ChunkDerivations {
     }
 
     /**
-     * Starts handing out due work, once: at the server's start, or when a chunk first waits (so that a command line,
-     * which never holds a chunk in its window, starts no thread).
+     * Starts handing out due work, once: at the server's start with a window, or when a chunk first waits, for its
+     * window or for a retry (so that a command line, which never holds a chunk in its window, starts no thread unless
+     * a derivation fails).
      */
     private void startHandingOut() {
         if (handingOut.compareAndSet(false, true)) {
@@ -222,6 +223,8 @@ public class ChunkDerivations {
             LOG.warn("deriving chunk {} of project {} failed, retrying in {}: {}", waiting.key().chunkId(),
                     waiting.projectId(), RETRY, e.getMessage());
             due.after(RETRY, () -> deriveWaiting(waiting, when));
+            // without a window nothing else starts the hand-out, and a retry nobody hands out never runs
+            startHandingOut();
         } catch (RuntimeException | StackOverflowError e) {
             // the relay's own bug, not a bad chunk: counted as Relay counts item outcomes; the Sentry form stays
             // archived, underived, for a recovery pass of a fixed relay to derive
