@@ -98,6 +98,7 @@ public class ChunkDerivations {
             return thread;
         });
         meters.gauge("relay.derivations.pending", pending, Map::size);
+        meters.gauge("relay.derivations.pending.bytes", pendingBytes, AtomicLong::get);
         for (String when : List.of("window", "recovery", "stop")) {
             meters.counter("relay.chunks.derived", "when", when);
         }
