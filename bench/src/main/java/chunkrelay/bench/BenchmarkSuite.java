@@ -65,9 +65,10 @@ public final class BenchmarkSuite {
         if (!Files.isRegularFile(jar)) {
             throw new IllegalArgumentException("no relay jar at " + jar + " (build it with mvn package first)");
         }
-        // -Dbench.only=sizes,chunk-path,stages,android,links,views,end-to-end,soak,memory,quota runs some sections; all by default
+        // -Dbench.only=sizes,chunk-path,stages,android,links,views,end-to-end,default,soak,memory,quota runs some
+        // sections; all by default
         Set<String> only = Set.of(System.getProperty("bench.only",
-                        "sizes,chunk-path,stages,android,links,views,end-to-end,soak,memory,quota")
+                        "sizes,chunk-path,stages,android,links,views,end-to-end,default,soak,memory,quota")
                 .split(","));
         BenchmarkSuite suite = new BenchmarkSuite();
         suite.header();
@@ -91,6 +92,9 @@ public final class BenchmarkSuite {
         }
         if (only.contains("end-to-end")) {
             suite.endToEnd(jar);
+        }
+        if (only.contains("default")) {
+            suite.defaultConfiguration(jar);
         }
         if (only.contains("soak")) {
             suite.soak(jar);
@@ -303,6 +307,50 @@ public final class BenchmarkSuite {
         } finally {
             deleteTree(work);
         }
+    }
+
+    private void defaultConfiguration(Path jar) throws Exception {
+        out.printf("%nDefault configuration (the relay's shaded jar as shipped: link window 30 s, -Xmx%s, the container's"
+                + " heap (1 GiB x 60%%), embedded archive, loopback;%n  the recorded SDK envelopes carrying a chunk,"
+                + " gzipped as sent, each with a fresh chunk id: %d clients back to back for %d s, then %.0f chunks/s for"
+                + " a window and %d s;%n  CPU us = the relay process's CPU per chunk: at full load from the row's"
+                + " start until every chunk of it is derived; at the fleet's rate over its last %<d s, as many chunks"
+                + " derived as received;%n  x value / x token = against the floor, the value-decoding Jackson pass /"
+                + " the token pass over the same chunks' JSON in this JVM;%n  read-backs, GC pauses (humongous-allocation ones) and pause ms per"
+                + " chunk;%n  held B = bytes held in memory per waiting chunk at the end of the row's load; alloc/B ="
+                + " bytes the relay allocated per byte of chunk JSON)%n", DefaultConfigCost.CONTAINER_HEAP,
+                DefaultConfigCost.CLIENTS, DefaultConfigCost.FULL_LOAD.toSeconds(), DefaultConfigCost.FLEET_RATE,
+                DefaultConfigCost.FLEET.toSeconds());
+        out.println(DefaultConfigCost.header());
+        // -Dbench.default.sdks=java: one SDK's rows only
+        List<String> sdks = List.of(System.getProperty("bench.default.sdks", "java,node").split(","));
+        for (String sdk : List.of("java-8.43.0/", "node-11.1.0-long/")) {
+            String label = sdk.substring(0, sdk.indexOf('-'));
+            if (!sdks.contains(label)) {
+                continue;
+            }
+            progress("default configuration: " + label + " at full load and at a fleet's rate (about 5 minutes)");
+            Path work = Files.createTempDirectory("chunk-relay-bench-default-");
+            DefaultConfigCost.Result result;
+            try {
+                result = DefaultConfigCost.measure(jar, sdk, work);
+            } finally {
+                deleteTree(work);
+            }
+            DefaultConfigCost.lines(label, result).forEach(out::println);
+            double limit = label.equals("java") ? 2.0 : 3.0;
+            for (DefaultConfigCost.Row row : result.rows()) {
+                double ratio = row.cpuMicros() / result.floor().valuePassMicros();
+                target(String.format(Locale.ROOT, "%s default config, %s: <= %.1fx value pass", label, row.load(),
+                        limit), ratio <= limit, String.format(Locale.ROOT, "%.2f (read-backs per chunk %.3f)", ratio,
+                        row.readBacks()));
+            }
+            DefaultConfigCost.Row full = result.rows().get(0);
+            target(label + " default config at full load: no read-back", full.readBacks() == 0,
+                    String.format(Locale.ROOT, "%.3f per chunk", full.readBacks()));
+        }
+        out.printf("  requests: %s%n", String.join(", ", DefaultConfigCost.chunkRequests("java-8.43.0/")) + ", "
+                + String.join(", ", DefaultConfigCost.chunkRequests("node-11.1.0-long/")));
     }
 
     /**

@@ -12,7 +12,7 @@ import java.io.UncheckedIOException;
  * every token read, nothing kept, with the relay parser's string limits so that it reads every chunk the relay reads.
  */
 final class JacksonTokenPass {
-    private static final JsonFactory JSON = JsonFactory.builder().streamReadConstraints(StreamReadConstraints.builder()
+    static final JsonFactory JSON = JsonFactory.builder().streamReadConstraints(StreamReadConstraints.builder()
             .maxStringLength(Integer.MAX_VALUE).build()).build();
 
     private JacksonTokenPass() {

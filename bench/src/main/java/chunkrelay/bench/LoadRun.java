@@ -20,9 +20,13 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.zip.GZIPOutputStream;
@@ -199,6 +203,42 @@ final class LoadRun {
         } finally {
             workers.shutdownNow();
         }
+    }
+
+    /**
+     * Posts to the envelope endpoint at a fixed rate for {@code duration}, whatever the answers take (a fleet of SDKs
+     * sends on its own schedule, not when the relay has answered): requests per second, in turn.
+     */
+    Result paced(double perSecond, Duration duration) throws Exception {
+        long interval = (long) (1e9 / perSecond);
+        long start = System.nanoTime();
+        List<CompletableFuture<HttpResponse<Void>>> sent = new ArrayList<>();
+        long decoded = 0;
+        for (long due = start; due < start + duration.toNanos(); due += interval) {
+            long wait = due - System.nanoTime();
+            if (wait > 0) {
+                Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+            }
+            Prepared prepared = requests.get(sent.size() % requests.size());
+            sent.add(client.sendAsync(prepared.request(false), HttpResponse.BodyHandlers.discarding()));
+            decoded += prepared.decodedBytes();
+        }
+        long ok = 0;
+        Map<String, Long> failures = new TreeMap<>();
+        for (CompletableFuture<HttpResponse<Void>> answer : sent) {
+            try {
+                int status = answer.get(60, TimeUnit.SECONDS).statusCode();
+                if (status == 200) {
+                    ok++;
+                } else {
+                    failures.merge("HTTP " + status, 1L, Long::sum);
+                }
+            } catch (ExecutionException | TimeoutException e) {
+                failures.merge(e.getClass().getSimpleName(), 1L, Long::sum);
+            }
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        return new Result("envelope endpoint", 0, seconds, ok, sent.size() - ok, failures, decoded, new long[0]);
     }
 
     private final class Worker {

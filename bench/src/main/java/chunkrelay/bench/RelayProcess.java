@@ -39,7 +39,20 @@ final class RelayProcess implements AutoCloseable {
         this.archive = archive;
     }
 
+    /**
+     * The default path (Sentry form before the answer, OTLP form after the link window), with a window short enough
+     * that a load row's derivations finish soon after it.
+     */
     static RelayProcess start(Path jar, String maxHeap, Path workDir) {
+        return start(jar, maxHeap, workDir, List.of("-Drelay.links.window=" + LINK_WINDOW.toSeconds() + "s"));
+    }
+
+    /** The relay's default configuration as it ships (a 30 s link window), at {@code maxHeap}. */
+    static RelayProcess startAsShipped(Path jar, String maxHeap, Path workDir) {
+        return start(jar, maxHeap, workDir, List.of());
+    }
+
+    private static RelayProcess start(Path jar, String maxHeap, Path workDir, List<String> settings) {
         try {
             Files.createDirectories(workDir);
             int port = freePort();
@@ -49,10 +62,8 @@ final class RelayProcess implements AutoCloseable {
                     "-Dmicronaut.server.port=" + port,
                     "-Dmicronaut.server.host=127.0.0.1",
                     "-Drelay.benchmark.discard-endpoint=true",
-                    // the default path (Sentry form before the answer, OTLP form after the link window), with a
-                    // window short enough that a load row's derivations finish soon after it
-                    "-Drelay.links.window=" + LINK_WINDOW.toSeconds() + "s",
                     "-Drelay.storage.embedded.directory=" + workDir.resolve("archive").toAbsolutePath()));
+            command.addAll(settings);
             // -Dbench.relay.jvm-options="-XX:StartFlightRecording=..." profiles the relay under the benchmark's load
             String extra = System.getProperty("bench.relay.jvm-options", "").trim();
             if (!extra.isEmpty()) {
