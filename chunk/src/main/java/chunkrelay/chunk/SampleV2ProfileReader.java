@@ -33,10 +33,10 @@ final class SampleV2ProfileReader {
     private final Map<String, Integer> threadIndexById = new HashMap<>();
     private final List<String> threadIds = new ArrayList<>();
     private final PredictedFieldNames sampleFields = new PredictedFieldNames("timestamp", "stack_id", "thread_id");
+    /** Each thread id as UTF-8, or null when it cannot be compared with the input in place (it is escaped there). */
+    private final List<byte[]> threadIdBytes = new ArrayList<>();
     /** The thread of the sample before: samples of one thread come in runs, so it is compared first. */
     private int lastThread = -1;
-    /** That thread's id as UTF-8, or null when it cannot be compared with the input in place. */
-    private byte[] lastThreadBytes;
     private int[] stackOffsets = {0};
     private int[] stackFrames = {};
     private Map<String, ThreadMetadata> threadMetadata = Map.of();
@@ -151,21 +151,34 @@ final class SampleV2ProfileReader {
     }
 
     /**
-     * The index of the sample's thread id (the current token). The previous sample's id is compared with the input's
-     * bytes first, then the few ids of a chunk with the decoded token, so that the usual sample allocates no String;
-     * a new id is read and checked as a Rust String.
+     * The index of the sample's thread id (the current token). The known ids are compared with the input's bytes
+     * where the token starts, the previous sample's first, so that the usual sample neither decodes the string nor
+     * allocates; an id that cannot be compared in place is compared with the decoded token, and a new id is read and
+     * checked as a Rust String.
      */
     private int threadIndex() throws IOException, ChunkSchemaException {
         if (p.currentToken() == JsonToken.VALUE_STRING) {
-            if (lastThreadBytes != null && isLastThreadInPlace()) {
+            long start = p.currentTokenLocation().getByteOffset();
+            if (lastThread >= 0 && isInPlace(start, threadIdBytes.get(lastThread))) {
                 return lastThread;
             }
-            char[] text = p.getTextCharacters();
-            int offset = p.getTextOffset();
-            int length = p.getTextLength();
-            for (int t = 0; t < Math.min(threadIds.size(), IN_PLACE_THREAD_IDS); t++) {
-                if (sameChars(threadIds.get(t), text, offset, length)) {
-                    return sameThreadAs(t);
+            int known = Math.min(threadIds.size(), IN_PLACE_THREAD_IDS);
+            boolean escapedIds = false;
+            for (int t = 0; t < known; t++) {
+                byte[] id = threadIdBytes.get(t);
+                escapedIds |= id == null;
+                if (t != lastThread && isInPlace(start, id)) {
+                    return lastThread = t;
+                }
+            }
+            if (escapedIds) {
+                char[] text = p.getTextCharacters();
+                int offset = p.getTextOffset();
+                int length = p.getTextLength();
+                for (int t = 0; t < known; t++) {
+                    if (threadIdBytes.get(t) == null && sameChars(threadIds.get(t), text, offset, length)) {
+                        return lastThread = t;
+                    }
                 }
             }
         }
@@ -175,35 +188,27 @@ final class SampleV2ProfileReader {
             index = threadIds.size();
             threadIndexById.put(threadId, index);
             threadIds.add(threadId);
-        }
-        return sameThreadAs(index);
-    }
-
-    /** Remembers the thread for the next sample, with its id's bytes when they can be compared in the input as is. */
-    private int sameThreadAs(int thread) {
-        if (thread != lastThread) {
-            lastThread = thread;
-            String id = threadIds.get(thread);
             // an id with a quote or backslash is escaped in JSON: its bytes in the input differ from the id's
-            boolean escaped = id.indexOf('"') >= 0 || id.indexOf('\\') >= 0;
-            lastThreadBytes = escaped ? null : id.getBytes(StandardCharsets.UTF_8);
+            boolean escaped = threadId.indexOf('"') >= 0 || threadId.indexOf('\\') >= 0;
+            threadIdBytes.add(escaped ? null : threadId.getBytes(StandardCharsets.UTF_8));
         }
-        return thread;
+        return lastThread = index;
     }
 
     /**
-     * Whether the current string token is, byte for byte, the previous sample's thread id between its quotes. It
-     * reads the input where the token starts, so the parser skips the string as a token pass would, without decoding
-     * it: most samples follow one of the same thread.
+     * Whether the string token starting at {@code start} is, byte for byte, {@code id} between its quotes (never for
+     * a null id). It reads the input, so the parser skips the string as a token pass would, without decoding it.
      */
-    private boolean isLastThreadInPlace() {
-        long start = p.currentTokenLocation().getByteOffset();
-        int length = lastThreadBytes.length;
+    private boolean isInPlace(long start, byte[] id) {
+        if (id == null) {
+            return false;
+        }
+        int length = id.length;
         if (start < 0 || start + length + 2 > payload.length || payload[(int) start] != '"'
                 || payload[(int) start + length + 1] != '"') {
             return false;
         }
-        return Arrays.equals(payload, (int) start + 1, (int) start + 1 + length, lastThreadBytes, 0, length);
+        return Arrays.equals(payload, (int) start + 1, (int) start + 1 + length, id, 0, length);
     }
 
     /**

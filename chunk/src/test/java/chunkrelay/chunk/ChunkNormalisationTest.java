@@ -66,6 +66,27 @@ class ChunkNormalisationTest {
     }
 
     @Test
+    void interleavedThreadIdsThatAreEscapedInTheInputOrPrefixesOfOneAnotherKeepTheirOwnThreads() {
+        // the parser compares known ids with the input's bytes: an escaped id's bytes differ from it, and "1" is
+        // the start of "10"
+        List<String> ids = List.of("1", "a\"b", "10", "c\\d", "1");
+        List<Object[]> samples = new ArrayList<>();
+        for (int round = 0; round < 3; round++) {
+            for (int t = 0; t < ids.size(); t++) {
+                samples.add(new Object[] {0, ids.get(t), 10.0 + round + t / 100.0});
+            }
+        }
+        ProfileChunk chunk = accepted(process(chunk("python", new int[][] {{0}}, samples.toArray(Object[][]::new))));
+        assertEquals(4, chunk.threadCount());
+        assertEquals(List.of("1", "a\"b", "10", "c\\d"), List.of(chunk.threadId(0), chunk.threadId(1),
+                chunk.threadId(2), chunk.threadId(3)));
+        int[] expected = {0, 1, 2, 3, 0};
+        for (int s = 0; s < chunk.sampleCount(); s++) {
+            assertEquals(expected[s % ids.size()], chunk.sampleThreadIndex(s), "sample " + s);
+        }
+    }
+
+    @Test
     void keepsOnlyTheThreadWithTwoSamplesOnNonEmptyStacksAsRelaysSingleSampleTest() {
         // test_single_samples_are_removed: stack 1 is empty, so threads 1 and 2 have one useful sample each
         ObjectNode root = chunk("python", new int[][] {{0}, {}},
