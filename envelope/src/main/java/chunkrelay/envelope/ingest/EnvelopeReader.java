@@ -126,6 +126,11 @@ public final class EnvelopeReader {
                 throw RelayError.invalidEnvelope("unexpected end of file");
             }
             while (remaining > 0) {
+                if (pos == lim && sink.collecting()) {
+                    // past what is buffered, the decoder writes into the payload itself: no copy through the buffer
+                    remaining -= readInto(sink, remaining);
+                    continue;
+                }
                 if (!ensure()) {
                     throw RelayError.invalidEnvelope("unexpected end of file");
                 }
@@ -149,6 +154,24 @@ public final class EnvelopeReader {
         }
         lastPayloadSize = sink.size;
         return sink.bytes();
+    }
+
+    /** Reads at most {@code remaining} bytes of the body straight into the sink's array; how many it read. */
+    private int readInto(PayloadSink sink, long remaining) {
+        try {
+            int n;
+            do {
+                n = in.read(sink.bytes, (int) sink.size, (int) Math.min(remaining, sink.bytes.length - sink.size));
+            } while (n == 0);
+            if (n < 0) {
+                eof = true;
+                throw RelayError.invalidEnvelope("unexpected end of file");
+            }
+            sink.size += n;
+            return n;
+        } catch (IOException e) {
+            throw RelayError.invalidBody(e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
+        }
     }
 
     /** Consumes the {@code \n} after a header or payload; returns false at the end of the body instead. */
@@ -321,6 +344,11 @@ public final class EnvelopeReader {
                 budget.reserve(length);
                 bytes = new byte[(int) length];
             }
+        }
+
+        /** Whether the payload goes into one array of its stated length, which a reader may fill directly. */
+        boolean collecting() {
+            return bytes != null && !overLimit;
         }
 
         void write(byte[] src, int off, int len) {

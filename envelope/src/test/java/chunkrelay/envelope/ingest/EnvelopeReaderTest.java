@@ -93,6 +93,41 @@ class EnvelopeReaderTest {
     }
 
     @Test
+    void aPayloadWithLengthSpanningManyBuffersIsReadWholeFromAStreamGivingFewBytesAtATime() {
+        byte[] payload = new byte[300_000];
+        for (int i = 0; i < payload.length; i++) {
+            payload[i] = (byte) (i % 251);
+        }
+        byte[] envelope = concat((HEADER + "\n{\"type\":\"profile_chunk\",\"length\":" + payload.length + "}\n")
+                .getBytes(StandardCharsets.UTF_8), payload, "\n{\"type\":\"session\"}\n{}\n".getBytes(StandardCharsets.UTF_8));
+        Parsed parsed = parse(new ByteArrayInputStream(envelope) {
+            @Override
+            public synchronized int read(byte[] b, int off, int len) {
+                return super.read(b, off, Math.min(len, 1000));
+            }
+        });
+        assertEquals(2, parsed.items().size());
+        assertArrayEquals(payload, parsed.items().get(0).payload());
+        assertEquals("{}", parsed.items().get(1).text());
+    }
+
+    @Test
+    void aLengthPastTheEndOfABodyLongerThanTheBufferIsUnexpectedEndOfFile() {
+        byte[] envelope = concat((HEADER + "\n{\"type\":\"profile_chunk\",\"length\":300000}\n")
+                .getBytes(StandardCharsets.UTF_8), new byte[200_000]);
+        RelayError error = assertThrows(RelayError.class, () -> parse(envelope));
+        assertEquals(List.of("unexpected end of file"), error.causes());
+    }
+
+    private static byte[] concat(byte[]... parts) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        for (byte[] part : parts) {
+            out.writeBytes(part);
+        }
+        return out.toByteArray();
+    }
+
+    @Test
     void readsHeaderOnlyEnvelopeWithoutTrailingNewline() {
         Parsed parsed = parse(HEADER);
         assertEquals("9ec79c33ec9942ab8353589fcb2e04dc", parsed.headers().get("event_id").asText());
