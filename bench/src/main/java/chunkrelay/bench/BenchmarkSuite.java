@@ -310,16 +310,17 @@ public final class BenchmarkSuite {
     }
 
     private void defaultConfiguration(Path jar) throws Exception {
-        out.printf("%nDefault configuration (the relay's shaded jar as shipped: link window 30 s, -Xmx%s, the container's"
-                + " heap (1 GiB x 60%%), embedded archive, loopback;%n  the recorded SDK envelopes carrying a chunk,"
-                + " gzipped as sent, each with a fresh chunk id: %d clients back to back for %d s, then %.0f chunks/s for"
-                + " a window and %d s;%n  CPU us = the relay process's CPU per chunk: at full load from the row's"
-                + " start until every chunk of it is derived; at the fleet's rate over its last %<d s, as many chunks"
-                + " derived as received;%n  x value / x token = against the floor, the value-decoding Jackson pass /"
-                + " the token pass over the same chunks' JSON in this JVM;%n  read-backs, GC pauses (humongous-allocation ones) and pause ms per"
-                + " chunk;%n  held B = bytes held in memory per waiting chunk at the end of the row's load; alloc/B ="
-                + " bytes the relay allocated per byte of chunk JSON)%n", DefaultConfigCost.CONTAINER_HEAP,
-                DefaultConfigCost.CLIENTS, DefaultConfigCost.FULL_LOAD.toSeconds(), DefaultConfigCost.FLEET_RATE,
+        out.printf("%nDefault configuration (the relay's shaded jar as shipped: link window 30 s, -Xmx%s, the"
+                + " container's heap (1 GiB x 60%%),%n  embedded archive, loopback; the recorded SDK envelopes"
+                + " carrying a chunk, gzipped as sent, each with a fresh chunk id:%n  %d clients back to back for %d s,"
+                + " then %.0f chunks/s for a window and %d s;%n  CPU us = the relay process's CPU per chunk: at full"
+                + " load from the row's start until every chunk of it is derived;%n  at the fleet's rate over its"
+                + " last %<d s, as many chunks derived as received; x value / x token = against the floor,%n  the"
+                + " value-decoding Jackson pass / the token pass over the same chunks' JSON in this JVM; read-backs,"
+                + " GC pauses%n  (humongous-allocation ones) and pause ms per chunk; held B = bytes held in memory per"
+                + " waiting chunk at the end of the row's load;%n  alloc/B = bytes the relay allocated per byte of"
+                + " chunk JSON)%n", DefaultConfigCost.CONTAINER_HEAP, DefaultConfigCost.CLIENTS,
+                DefaultConfigCost.FULL_LOAD.toSeconds(), DefaultConfigCost.FLEET_RATE,
                 DefaultConfigCost.FLEET.toSeconds());
         out.println(DefaultConfigCost.header());
         // -Dbench.default.sdks=java: one SDK's rows only
