@@ -260,6 +260,24 @@ public final class ObjectStore implements AutoCloseable {
                 .key(full).overrideConfiguration(o -> o.apiCallTimeout(timeout))).asByteArray());
     }
 
+    /** An object's bytes as stored and its user metadata, in one request; empty when there is none. */
+    Optional<StoredObject> readWithMetadata(String key) {
+        String full = settings.prefix() + key;
+        return requests.run("read " + full, timeout -> {
+            try {
+                var response = s3.getObjectAsBytes(b -> b.bucket(settings.bucket()).key(full)
+                        .overrideConfiguration(o -> o.apiCallTimeout(timeout)));
+                return Optional.of(new StoredObject(response.asByteArray(), response.response().metadata()));
+            } catch (NoSuchKeyException e) {
+                return Optional.empty();
+            }
+        });
+    }
+
+    /** An object's bytes as stored, with its user metadata by name. */
+    record StoredObject(byte[] body, Map<String, String> metadata) {
+    }
+
     /** An object's user metadata; empty when there is no such object. */
     Optional<Map<String, String>> metadata(String key) {
         String full = settings.prefix() + key;
