@@ -76,11 +76,23 @@ public final class ChunkTimeIndex {
      * @throws ArchiveUnavailableException when the store cannot be written within its deadline
      */
     public void record(ArchiveKey key, long firstSampleNanos, long lastSampleNanos) {
+        record(key, firstSampleNanos, lastSampleNanos, true);
+    }
+
+    /**
+     * Files a chunk under every minute its samples overlap, without the late queue: for a caller that builds the
+     * minutes' rollups itself afterwards (reindexing an archive written before the index).
+     */
+    public void recordForRebuild(ArchiveKey key, long firstSampleNanos, long lastSampleNanos) {
+        record(key, firstSampleNanos, lastSampleNanos, false);
+    }
+
+    private void record(ArchiveKey key, long firstSampleNanos, long lastSampleNanos, boolean lateCheck) {
         long nowNanos = nanos(clock.instant());
         long last = Math.max(firstSampleNanos, lastSampleNanos);
         for (long minute = minuteOf(firstSampleNanos); minute <= last; minute += MINUTE_NANOS) {
             Entry entry = new Entry(key, firstSampleNanos, last, minute);
-            if (nowNanos >= settlesAt(minute) - lateMargin.toNanos()) {
+            if (lateCheck && nowNanos >= settlesAt(minute) - lateMargin.toNanos()) {
                 store.storeObject(LATE_PREFIX + entry.lateName(), EMPTY);
             }
             store.storeObject(INDEX_PREFIX + entry.lateName(), EMPTY);

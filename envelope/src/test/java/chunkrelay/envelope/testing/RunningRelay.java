@@ -81,6 +81,14 @@ public final class RunningRelay implements AutoCloseable {
         return objects(s3);
     }
 
+    /** The chunks' objects only: every object but the index by time, its late queue and the rollups. */
+    public Map<String, String> chunkObjects() {
+        Map<String, String> chunks = new TreeMap<>(objects());
+        chunks.keySet().removeIf(key -> key.startsWith("index/") || key.startsWith("late/")
+                || key.startsWith("rollups/"));
+        return chunks;
+    }
+
     public static Map<String, String> objects(EmbeddedS3Server s3) {
         try (S3Client client = S3Client.builder().endpointOverride(s3.endpoint()).forcePathStyle(true)
                 .region(Region.of(ArchiveSettings.DEFAULT_REGION))
