@@ -7,6 +7,7 @@ import chunkrelay.storage.ChunkMetadata;
 import chunkrelay.storage.ChunkTimeIndex;
 import chunkrelay.storage.RollupObjects;
 import chunkrelay.storage.RollupTier;
+import chunkrelay.translate.view.ChunkAttributes;
 import chunkrelay.translate.view.MergedProfile;
 import chunkrelay.translate.view.ProfileMerger;
 import chunkrelay.translate.view.Rollup;
@@ -14,15 +15,25 @@ import chunkrelay.translate.view.TimeGrid;
 import chunkrelay.translate.view.ViewFilter;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
+import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;
 
 import java.time.LocalDate;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Answers a range from the bucket: whole days, hours and minutes from their rollups where they are built and their
@@ -34,17 +45,68 @@ import java.util.Set;
 @Singleton
 public class RangeReader {
     private static final long MINUTE = ChunkTimeIndex.MINUTE_NANOS;
+    /** Chunks one query has read ahead of its merge: what it holds in memory besides the answer. */
+    private static final int READS_IN_FLIGHT = 4;
 
     private final ChunkArchive archive;
     private final ChunkTimeIndex index;
     private final RollupBuilds rollups;
     private final ViewsConfig config;
+    /** Reads chunks for every query together: one thread per core, so queries cannot multiply threads. */
+    private final ExecutorService pool;
 
     public RangeReader(ChunkArchive archive, ChunkTimeIndex index, RollupBuilds rollups, ViewsConfig config) {
         this.archive = archive;
         this.index = index;
         this.rollups = rollups;
         this.config = config;
+        int threads = Runtime.getRuntime().availableProcessors();
+        this.pool = new ThreadPoolExecutor(threads, threads, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(),
+                runnable -> {
+                    Thread thread = new Thread(runnable, "view-chunk-reader");
+                    thread.setDaemon(true);
+                    return thread;
+                });
+    }
+
+    /** One chunk to read whole, and the part of its samples to add. */
+    private record WholeChunk(ArchiveKey key, long from, long to) {
+    }
+
+    /** A chunk's OTLP form parsed, with its object's metadata. */
+    private record Parsed(ExportProfilesServiceRequest request, Map<String, String> metadata) {
+    }
+
+    private Optional<Parsed> read(ArchiveKey key) {
+        Optional<ChunkArchive.DerivedForm> form = archive.readDerived(key);
+        if (form.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(new Parsed(ExportProfilesServiceRequest.parseFrom(form.get().otlp()),
+                    form.get().metadata()));
+        } catch (InvalidProtocolBufferException e) {
+            throw new IllegalStateException("archived OTLP form of " + key.stem() + " does not decode", e);
+        }
+    }
+
+    private static <T> T await(Future<T> future) {
+        try {
+            return future.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while reading chunks", e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            throw new IllegalStateException(e.getCause());
+        }
+    }
+
+    @PreDestroy
+    void stop() {
+        pool.shutdownNow();
     }
 
     /** What one merge read: rollups, chunks read whole, and the answer. */
@@ -67,9 +129,11 @@ public class RangeReader {
         private final ViewFilter filter;
         private final TimeGrid grid;
         private final ProfileMerger merger;
+        private final boolean byChunkAttributes;
         private final Map<String, Map<Long, RollupObjects.Version>> listed = new HashMap<>();
         private final Map<Long, Set<String>> minuteIncluded = new HashMap<>();
         private List<ChunkTimeIndex.Entry> late = List.of();
+        private final List<WholeChunk> wholeChunks = new ArrayList<>();
         private int rollupsRead;
         private int chunksRead;
 
@@ -78,9 +142,17 @@ public class RangeReader {
             this.filter = filter;
             this.grid = grid;
             this.merger = new ProfileMerger(filter, grid, false);
+            this.byChunkAttributes = filter.platform() != null || filter.release() != null
+                    || filter.environment() != null;
         }
 
         Answer run() {
+            Answer answer = plan();
+            readWholeChunks();
+            return new Answer(merger.result(), answer.rollupsRead(), answer.chunksRead());
+        }
+
+        private Answer plan() {
             long from = filter.fromNanos();
             long to = filter.toNanos();
             long firstWhole = Math.floorDiv(from + MINUTE - 1, MINUTE) * MINUTE;
@@ -94,7 +166,7 @@ public class RangeReader {
                 wholeMinutes(firstWhole, lastWhole);
                 raw(lastWhole, to);
             }
-            return new Answer(merger.result(), rollupsRead, chunksRead);
+            return new Answer(null, rollupsRead, chunksRead);
         }
 
         /** {@code [from, to)}, on minute bounds: the coarsest rollups that are built and fit, chunks elsewhere. */
@@ -201,26 +273,45 @@ public class RangeReader {
             }
         }
 
-        /** Adds one derived chunk's samples of {@code [from, to)}; nothing while it is not derived. */
+        /**
+         * Queues one chunk's samples of {@code [from, to)} to be read whole, within the cap; with a platform, release
+         * or environment filter, only when its metadata (one HEAD) passes it, so that the cap counts what is merged.
+         */
         private void chunk(ArchiveKey key, long from, long to) {
+            if (byChunkAttributes && !archive.derivedMetadata(key).map(this::attributesPass).orElse(false)) {
+                return;
+            }
             if (++chunksRead > config.maxChunks()) {
                 throw ViewQuery.bad("the range needs more than " + config.maxChunks()
                         + " chunks read whole (relay.views.max-chunks): those at its edges, in minutes not rolled up"
                         + " yet, or all of them for a trace or span filter; narrow from/to or filter by profiler_id");
             }
-            Optional<ChunkArchive.DerivedForm> form = archive.readDerived(key);
-            if (form.isEmpty()) {
-                return;
+            wholeChunks.add(new WholeChunk(key, from, to));
+        }
+
+        /**
+         * Reads the queued chunks, a few at a time on the reader pool (reading, decompressing and parsing are most of
+         * a chunk's cost), and merges them in order on this thread; a chunk not derived yet adds nothing.
+         */
+        private void readWholeChunks() {
+            Deque<Future<Optional<Parsed>>> inFlight = new ArrayDeque<>();
+            int next = 0;
+            while (next < wholeChunks.size() || !inFlight.isEmpty()) {
+                while (next < wholeChunks.size() && inFlight.size() < READS_IN_FLIGHT) {
+                    ArchiveKey key = wholeChunks.get(next++).key();
+                    inFlight.add(pool.submit(() -> read(key)));
+                }
+                WholeChunk chunk = wholeChunks.get(next - inFlight.size());
+                Optional<Parsed> parsed = await(inFlight.poll());
+                parsed.ifPresent(p -> merger.add(p.request(), p.metadata().get(ChunkMetadata.PLATFORM),
+                        p.metadata().get(ChunkMetadata.RELEASE), p.metadata().get(ChunkMetadata.ENVIRONMENT),
+                        chunk.from(), chunk.to()));
             }
-            ExportProfilesServiceRequest request;
-            try {
-                request = ExportProfilesServiceRequest.parseFrom(form.get().otlp());
-            } catch (InvalidProtocolBufferException e) {
-                throw new IllegalStateException("archived OTLP form of " + key.stem() + " does not decode", e);
-            }
-            Map<String, String> metadata = form.get().metadata();
-            merger.add(request, metadata.get(ChunkMetadata.PLATFORM), metadata.get(ChunkMetadata.RELEASE),
-                    metadata.get(ChunkMetadata.ENVIRONMENT), from, to);
+        }
+
+        private boolean attributesPass(Map<String, String> metadata) {
+            return new ChunkAttributes(filter.profilerId(), metadata.get(ChunkMetadata.PLATFORM),
+                    metadata.get(ChunkMetadata.RELEASE), metadata.get(ChunkMetadata.ENVIRONMENT)).passes(filter);
         }
 
         private boolean profilerPasses(ArchiveKey key) {

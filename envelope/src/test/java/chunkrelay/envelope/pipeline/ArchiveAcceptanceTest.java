@@ -75,7 +75,7 @@ class ArchiveAcceptanceTest {
             Map<String, String> first;
             try (RunningRelay relay = RunningRelay.start(s3, Map.of())) {
                 postAll(relay.client(), Fixtures.sdkRequests());
-                first = relay.objects();
+                first = relay.chunkObjects();
                 assertEquals(2 * Fixtures.sdkChunks().size(), relay.chunkObjects().size());
 
                 postAll(relay.client(), Fixtures.sdkRequests());
@@ -91,12 +91,12 @@ class ArchiveAcceptanceTest {
                 } finally {
                     clients.shutdownNow();
                 }
-                assertEquals(first, relay.objects());
+                assertEquals(first, relay.chunkObjects());
             }
             // a relay that has not seen them (no recent-chunk cache) finds them archived through S3 itself
             try (RunningRelay fresh = RunningRelay.start(s3, Map.of())) {
                 postAll(fresh.client(), Fixtures.sdkRequests());
-                assertEquals(first, fresh.objects());
+                assertEquals(first, fresh.chunkObjects());
             }
         }
     }
@@ -107,7 +107,7 @@ class ArchiveAcceptanceTest {
         try (EmbeddedS3Server s3 = EmbeddedS3Server.inMemory();
              RunningRelay relay = RunningRelay.start(s3, Map.of("relay.storage.deadline", deadline.toMillis() + "ms"))) {
             postAll(relay.client(), List.of(Fixtures.sdkRequest("java-8.43.0/001")));
-            Map<String, String> before = relay.objects();
+            Map<String, String> before = relay.chunkObjects();
             assertEquals(2, relay.chunkObjects().size());
 
             SdkRequest node = Fixtures.sdkRequest("node-11.1.0/003");
@@ -122,7 +122,7 @@ class ArchiveAcceptanceTest {
             assertTrue(millis < deadline.toMillis() + 1500, "answered after " + millis + " ms");
 
             s3.restart();
-            assertEquals(before, relay.objects(), "nothing half-written under the final keys");
+            assertEquals(before, relay.chunkObjects(), "nothing half-written under the final keys");
             postAll(relay.client(), List.of(node));
             Map<String, String> after = relay.chunkObjects();
             assertEquals(4, after.size());
