@@ -97,6 +97,14 @@ public class RollupBuilds {
         RollupObjects.Version version = new RollupObjects.Version(projectId, tier, bucket, chunks);
         rollups.write(version, RollupCodec.write(new Rollup(bucket, end, merger.result(), new TreeSet<>(),
                 minuteVersions)));
+        // an hour's or day's older versions are only ever read as the newest: a query that listed one just before
+        // reads its parts instead; minutes' versions stay, since these name them in minuteVersions
+        for (RollupObjects.Version older : rollups.versions(projectId, dayOf(bucket), tier,
+                RollupObjects.bucketName(tier, bucket))) {
+            if (older.bucketNanos() == bucket && older.chunks() < chunks) {
+                rollups.remove(older);
+            }
+        }
         return Optional.of(version);
     }
 
