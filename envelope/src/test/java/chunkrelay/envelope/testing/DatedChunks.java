@@ -11,7 +11,7 @@ import java.io.UncheckedIOException;
 import java.time.Instant;
 
 /**
- * A recorded Node SDK chunk moved in time and renamed: its samples shifted so that the first is at a given instant
+ * A recorded SDK chunk moved in time and renamed: its samples shifted so that the first is at a given instant
  * (which picks its day in the archive) and a chunk id of the test's, as a chunk of that time would be sent.
  */
 public final class DatedChunks {
@@ -20,10 +20,15 @@ public final class DatedChunks {
     private DatedChunks() {
     }
 
-    /** An envelope with one profile_chunk item whose first sample is at {@code firstSample}, for project 1's path. */
+    /** An envelope with the recorded Node chunk whose first sample is at {@code firstSample}. */
     public static byte[] envelope(Instant firstSample, int chunkNumber) {
+        return envelope("node", firstSample, chunkNumber);
+    }
+
+    /** An envelope with the first recorded chunk of {@code platform} whose first sample is at {@code firstSample}. */
+    public static byte[] envelope(String platform, Instant firstSample, int chunkNumber) {
         RecordedChunk recorded = Fixtures.sdkChunks().stream()
-                .filter(c -> c.itemHeader().path("platform").asText().equals("node")).findFirst().orElseThrow();
+                .filter(c -> c.itemHeader().path("platform").asText().equals(platform)).findFirst().orElseThrow();
         try {
             ObjectNode payload = (ObjectNode) JSON.readTree(recorded.payload());
             JsonNode samples = payload.path("profile").path("samples");
