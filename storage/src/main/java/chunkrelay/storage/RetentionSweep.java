@@ -37,8 +37,9 @@ import java.util.function.Function;
  * its OTLP form, so a half-deleted chunk is not listed; it is whole again or gone after the next pass). Days and
  * projects that are not dates or numbers are left alone. A retention of zero keeps forever.
  *
- * <p>The sizes of days past yesterday are remembered once listed (such days take few new objects), so that a pass
- * lists each kept day once per process rather than the whole archive every time. Not thread-safe: one pass at a time.
+ * <p>The size of a kept day before yesterday is listed once a day ({@link #RELIST_SETTLED}) and remembered in
+ * between (such days take few new objects: late uploads), so that an hourly pass does not list the whole archive
+ * every time; a day past its retention is listed at every pass. Not thread-safe: one pass at a time.
  */
 public final class RetentionSweep {
     /**
@@ -49,6 +50,8 @@ public final class RetentionSweep {
     static final List<String> PROJECT_DAY_FOLDERS = List.of("index/", "rollups/", "late/",
             ChunkArchive.QUARANTINE_PREFIX, "");
     private static final String NUMBER = "[0-9]{1,20}";
+    /** How long the size of a kept day before yesterday is taken as listed. */
+    static final Duration RELIST_SETTLED = Duration.ofDays(1);
 
     /**
      * What is kept how long.
@@ -79,8 +82,11 @@ public final class RetentionSweep {
     private final Rules rules;
     private final Clock clock;
     private final Deletions deletions;
-    /** Sizes of kept days before yesterday, by {@code {folder}{project}/{day}/}, as last listed. */
-    private final Map<String, Size> settledDays = new HashMap<>();
+    /** Sizes of kept days before yesterday, by {@code {folder}{project}/{day}/}, as listed at a time. */
+    private final Map<String, Listed> settledDays = new HashMap<>();
+
+    private record Listed(Size size, Instant at) {
+    }
 
     public RetentionSweep(ObjectStore store, Rules rules, Clock clock, Deletions deletions) {
         this.store = store;
@@ -98,20 +104,22 @@ public final class RetentionSweep {
         Instant now = clock.instant();
         LocalDate yesterday = LocalDate.ofInstant(now, ZoneOffset.UTC).minusDays(1);
         Map<String, Size> sizes = new TreeMap<>();
-        Map<String, Size> stillSettled = new HashMap<>();
+        Map<String, Listed> stillSettled = new HashMap<>();
         for (Map.Entry<String, TreeSet<LocalDate>> project : projectDays().entrySet()) {
             Duration retention = rules.projectRetention().apply(project.getKey());
             for (LocalDate day : project.getValue()) {
                 boolean due = isDue(day, retention, now);
                 for (String folder : PROJECT_DAY_FOLDERS) {
                     String dayFolder = folder + project.getKey() + "/" + day + "/";
-                    Size kept = due || !settledDays.containsKey(dayFolder)
-                            ? sweepDay(project.getKey(), dayFolder, due ? retention : Duration.ZERO, now)
-                            : settledDays.get(dayFolder);
-                    if (day.isBefore(yesterday)) {
-                        stillSettled.put(dayFolder, kept);
+                    Listed listed = settledDays.get(dayFolder);
+                    if (due || listed == null || !listed.at().plus(RELIST_SETTLED).isAfter(now)) {
+                        listed = new Listed(sweepDay(project.getKey(), dayFolder, due ? retention : Duration.ZERO,
+                                now), now);
                     }
-                    sizes.merge(project.getKey(), kept, Size::plus);
+                    if (day.isBefore(yesterday)) {
+                        stillSettled.put(dayFolder, listed);
+                    }
+                    sizes.merge(project.getKey(), listed.size(), Size::plus);
                 }
             }
         }

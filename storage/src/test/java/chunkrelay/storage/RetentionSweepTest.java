@@ -227,5 +227,11 @@ class RetentionSweepTest {
         assertEquals(keys("").size() - first.get("2").objects(), first.get("1").objects());
         assertEquals(bytes, first.get("1").bytes());
         assertEquals(first, second, "days before yesterday are remembered, the others listed again");
+
+        // a late upload to a day before yesterday shows within a day
+        ArchiveFixtures.entry("1", TODAY.minusDays(5), 4).archiveIn(archive);
+        assertEquals(first, sweep.sweep(), "remembered");
+        clock.advance(RetentionSweep.RELIST_SETTLED);
+        assertEquals(first.get("1").objects() + 2, sweep.sweep().get("1").objects(), "listed again after a day");
     }
 }
