@@ -1,9 +1,9 @@
 package chunkrelay.envelope.auth;
 
+import chunkrelay.envelope.archive.RetentionPeriod;
 import chunkrelay.envelope.errors.RelayError;
 
 import io.micronaut.context.exceptions.ConfigurationException;
-import io.micronaut.core.convert.ConversionService;
 import io.micronaut.http.HttpStatus;
 
 import java.time.Duration;
@@ -56,12 +56,9 @@ public class ProjectRegistry {
                 }
                 rateLimits.put(id, limits);
             }
-            if (project.retention() != null) {
-                if (project.retention().isNegative()) {
-                    throw new ConfigurationException("relay.projects." + project.id()
-                            + ".retention must not be negative, got " + project.retention());
-                }
-                retentions.put(id, project.retention());
+            if (project.retention() != null && !project.retention().isBlank()) {
+                retentions.put(id, RetentionPeriod.parse("relay.projects." + project.id() + ".retention",
+                        project.retention()));
             }
         }
         // a project configured only for its service name, quotas or retention does not end open mode
@@ -95,7 +92,7 @@ public class ProjectRegistry {
                             .toList(),
                     variables.get(prefix + "SERVICE_NAME"),
                     chunks == null && bytes == null ? null : new ProjectConfig.RateLimits(chunks, bytes),
-                    duration(variables, prefix + "RETENTION")));
+                    variables.get(prefix + "RETENTION")));
         }
         return all;
     }
@@ -110,15 +107,6 @@ public class ProjectRegistry {
         } catch (NumberFormatException e) {
             throw new ConfigurationException(name + " must be a whole number, got '" + value + "'");
         }
-    }
-
-    private static Duration duration(Map<String, String> variables, String name) {
-        String value = variables.get(name);
-        if (value == null || value.isBlank()) {
-            return null;
-        }
-        return ConversionService.SHARED.convert(value.trim(), Duration.class).orElseThrow(() ->
-                new ConfigurationException(name + " must be a duration such as 30d or 12h, got '" + value + "'"));
     }
 
     public boolean openMode() {

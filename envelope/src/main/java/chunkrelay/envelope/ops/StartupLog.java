@@ -69,7 +69,7 @@ public class StartupLog implements ApplicationEventListener<ServerStartupEvent> 
         String upstreamTarget = upstream.enabled()
                 ? upstream.base() + (upstream.forwardProfileChunks() ? " (profile chunks too)" : "")
                 : "off (relay.upstream.url unset; other items are counted and dropped)";
-        Duration kept = storage.retention();
+        Duration kept = storage.retentionPeriod();
         String retention = kept.isZero() ? "forever (relay.storage.retention: 0)"
                 : (kept.equals(Duration.ofDays(kept.toDays())) ? kept.toDays() + "d" : kept.toString())
                         + " (relay.storage.retention), swept every " + storage.retentionInterval();

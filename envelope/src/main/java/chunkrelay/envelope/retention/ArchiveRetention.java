@@ -54,6 +54,7 @@ public class ArchiveRetention implements ApplicationEventListener<ServerStartupE
     private static final Duration RETRY = Duration.ofMinutes(1);
 
     private final StorageConfig config;
+    private final Duration defaultRetention;
     private final Clock clock;
     private final ObjectLease lease;
     private final RetentionSweep sweep;
@@ -72,13 +73,14 @@ public class ArchiveRetention implements ApplicationEventListener<ServerStartupE
     public ArchiveRetention(ObjectStore store, StorageConfig config, ProjectRegistry projects, MeterRegistry meters,
                             Clock clock) {
         this.config = config;
+        this.defaultRetention = config.retentionPeriod();
         this.clock = clock;
         this.lease = new ObjectLease(store, LEASE, config.retentionInterval(), clock,
                 UUID.randomUUID().toString().substring(0, 8));
         Counter objects = meters.counter("relay.retention.deleted.objects");
         Counter bytes = meters.counter("relay.retention.deleted.bytes");
         this.sweep = new RetentionSweep(store, new RetentionSweep.Rules(
-                project -> retentionOf(projects, project), config.retention(), SpanLog.PREFIX, SPAN_LOG_USE,
+                project -> retentionOf(projects, project), defaultRetention, SpanLog.PREFIX, SPAN_LOG_USE,
                 List.of(UpstreamForwarder.SPOOL_PREFIX, UpstreamForwarder.CLAIM_PREFIX)), clock,
                 (project, size) -> {
                     objects.increment();
@@ -93,7 +95,7 @@ public class ArchiveRetention implements ApplicationEventListener<ServerStartupE
 
     private Duration retentionOf(ProjectRegistry projects, String project) {
         Duration own = ProjectIds.parse(project).map(projects::retention).orElse(null);
-        return own != null ? own : config.retention();
+        return own != null ? own : defaultRetention;
     }
 
     @Override

@@ -40,16 +40,21 @@ class ByteSizeTest {
                 .properties(Map.of("relay.storage.embedded.directory", "target/test-archive/defaults")).start()) {
             assertEquals(1L << 30, context.getBean(EmbeddedStorageConfig.class).minFreeDiskBytes());
             StorageConfig storage = context.getBean(StorageConfig.class);
-            assertEquals(Duration.ofDays(30), storage.retention());
+            assertEquals(Duration.ofDays(30), storage.retentionPeriod());
             assertEquals(Duration.ofHours(1), storage.retentionInterval());
         }
     }
 
     @Test
-    void aRetentionOfZeroKeepsForeverAndAWrongOneIsAClearError() {
-        try (ApplicationContext context = ApplicationContext.run(Map.of("relay.storage.retention", "0s"))) {
-            assertEquals(Duration.ZERO, context.getBean(StorageConfig.class).retention());
+    void aRetentionOfZeroKeepsForeverAndAWrongSizeOrRetentionIsAClearError() {
+        try (ApplicationContext context = ApplicationContext.run(Map.of("relay.storage.retention", "0"))) {
+            assertEquals(Duration.ZERO, context.getBean(StorageConfig.class).retentionPeriod());
         }
+        ConfigurationException wrong = assertThrows(ConfigurationException.class, () ->
+                RetentionPeriod.parse("relay.storage.retention", "a month"));
+        assertTrue(wrong.getMessage().contains("relay.storage.retention") && wrong.getMessage().contains("'a month'"),
+                wrong.getMessage());
+        assertThrows(ConfigurationException.class, () -> RetentionPeriod.parse("k", "-1d"));
         try (ApplicationContext context = ApplicationContext.run(Map.of("relay.storage.embedded.min-free-disk",
                 "lots"))) {
             fail("started with min-free-disk: lots");

@@ -20,10 +20,12 @@ class ProjectRetentionTest {
 
     @Test
     void aProjectWithOnlyARetentionLeavesOpenModeOn() {
-        try (ApplicationContext context = ApplicationContext.run(Map.of("relay.projects.3.retention", "10d"))) {
+        try (ApplicationContext context = ApplicationContext.run(Map.of("relay.projects.3.retention", "10d",
+                "relay.projects.4.retention", "0"))) {
             ProjectRegistry projects = context.getBean(ProjectRegistry.class);
             assertTrue(projects.openMode());
             assertEquals(Duration.ofDays(10), projects.retention(3));
+            assertEquals(Duration.ZERO, projects.retention(4), "0 keeps forever, not the default");
             assertNull(projects.retention(1));
             assertDoesNotThrow(() -> projects.authorize(3, "ffffffffffffffffffffffffffffffff"));
             assertDoesNotThrow(() -> projects.authorize(1, "ffffffffffffffffffffffffffffffff"));
@@ -46,8 +48,9 @@ class ProjectRetentionTest {
         assertEquals(Duration.ofDays(7), registry.retention(5));
         assertTrue(registry.openMode());
 
-        ConfigurationException e = assertThrows(ConfigurationException.class, () ->
-                ProjectRegistry.withEnvironmentProjects(List.of(), Map.of("RELAY_PROJECTS_5_RETENTION", "a week")));
-        assertTrue(e.getMessage().contains("RELAY_PROJECTS_5_RETENTION"), e.getMessage());
+        List<ProjectConfig> wrong = ProjectRegistry.withEnvironmentProjects(List.of(),
+                Map.of("RELAY_PROJECTS_5_RETENTION", "a week"));
+        ConfigurationException e = assertThrows(ConfigurationException.class, () -> new ProjectRegistry(wrong));
+        assertTrue(e.getMessage().contains("relay.projects.5.retention"), e.getMessage());
     }
 }
