@@ -45,7 +45,8 @@ import java.util.concurrent.atomic.AtomicLong;
 @Requires(notEnv = Environment.CLI)
 public class ArchiveRetention implements ApplicationEventListener<ServerStartupEvent> {
     private static final Logger LOG = LoggerFactory.getLogger(ArchiveRetention.class);
-    static final String LEASE = "retention/sweep-";
+    /** The key prefix of the sweep's lease objects. */
+    public static final String LEASE = "retention/sweep-";
     /**
      * The span log links chunks derived late: within their window, at a recovery search (today and yesterday) or at
      * a replay of recent days. Two days covers all but a replay of older days, which then derives without the spans.
