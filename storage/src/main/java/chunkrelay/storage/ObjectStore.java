@@ -111,8 +111,9 @@ public final class ObjectStore implements AutoCloseable {
         return putIfAbsent(key, body, new ObjectHeaders(OCTET_STREAM, null, Map.of()), requests.deadline());
     }
 
-    /** An object's bytes as stored; empty when there is none. */
+    /** An object's bytes as stored; empty when there is none (nor, yet, a bucket: it is created as for a listing). */
     public Optional<byte[]> readObject(String key) {
+        ensureBucket(requests.deadline());
         String full = settings.prefix() + key;
         return requests.run("read " + full, timeout -> {
             try {

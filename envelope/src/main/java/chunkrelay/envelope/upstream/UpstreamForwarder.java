@@ -54,9 +54,9 @@ import java.util.concurrent.locks.LockSupport;
 @Requires(notEnv = Environment.CLI)
 public class UpstreamForwarder {
     private static final Logger LOG = LoggerFactory.getLogger(UpstreamForwarder.class);
-    static final String SPOOL_PREFIX = "upstream-spool/";
+    public static final String SPOOL_PREFIX = "upstream-spool/";
     /** Claims on spooled envelopes, so that replicas sharing the bucket send each one once. */
-    static final String CLAIM_PREFIX = "upstream-spool-claims/";
+    public static final String CLAIM_PREFIX = "upstream-spool-claims/";
     private static final String RATE_LIMITS = "X-Sentry-Rate-Limits";
 
     private final UpstreamConfig config;
