@@ -11,11 +11,11 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The archive's index by time: one empty object per chunk and UTC minute its samples overlap (a chunk covers at
- * most 66 s, so at most three), named so that a listing of one minute gives each chunk's key and sample span
- * without reading anything:
- * {@code index/{project}/{yyyy-mm-dd}/{HHmm}/{first sample ns}.{last sample ns}.{profiler}.{chunk}}. A query of a
- * range lists the minutes it needs, whatever else its days hold.
+ * The archive's index by time: one empty object per chunk, under the UTC minute of its first sample, named so that a
+ * listing of one minute gives each chunk's key and sample span without reading anything:
+ * {@code index/{project}/{yyyy-mm-dd}/{HHmm}/{first sample ns}.{last sample ns}.{profiler}.{chunk}}. A chunk covers
+ * at most 66 s (Relay's limit, which the relay enforces), so the chunks overlapping a minute are found in it and the
+ * two minutes before it. A query of a range lists the minutes it needs, whatever else its days hold.
  *
  * <p>A minute <em>settles</em> {@code settle} after it ends: rollups of it are built then. A chunk whose minute may
  * have settled by the time its index entry is visible is also put in the late queue,
@@ -27,6 +27,8 @@ public final class ChunkTimeIndex {
     public static final String INDEX_PREFIX = "index/";
     public static final String LATE_PREFIX = "late/";
     public static final long MINUTE_NANOS = 60_000_000_000L;
+    /** How many minutes before a minute a chunk overlapping it may start: a chunk covers at most 66 s. */
+    public static final int LOOK_BEHIND_MINUTES = 2;
     private static final DateTimeFormatter HOUR_MINUTE = DateTimeFormatter.ofPattern("HHmm").withZone(ZoneOffset.UTC);
     private static final byte[] EMPTY = new byte[0];
 
@@ -47,7 +49,11 @@ public final class ChunkTimeIndex {
         this.lateMargin = lateMargin;
     }
 
-    /** One chunk in one minute of the index, or of the late queue. */
+    /**
+     * One chunk in the index, or in the late queue of one minute.
+     *
+     * @param minuteNanos the minute it is listed for: where it starts (index), or the minute it is late for (queue)
+     */
     public record Entry(ArchiveKey key, long firstSampleNanos, long lastSampleNanos, long minuteNanos) {
         /** The entry's name in its minute folder. */
         public String name() {
@@ -70,8 +76,8 @@ public final class ChunkTimeIndex {
     }
 
     /**
-     * Files a chunk under every minute its samples overlap; minutes that may have settled get a late entry first.
-     * Idempotent: a retried or duplicate chunk writes the same objects again.
+     * Files a chunk under the minute of its first sample; each minute its samples overlap that may have settled gets
+     * a late entry first. Idempotent: a retried or duplicate chunk writes the same objects again.
      *
      * @throws ArchiveUnavailableException when the store cannot be written within its deadline
      */
@@ -80,8 +86,8 @@ public final class ChunkTimeIndex {
     }
 
     /**
-     * Files a chunk under every minute its samples overlap, without the late queue: for a caller that builds the
-     * minutes' rollups itself afterwards (reindexing an archive written before the index).
+     * Files a chunk without the late queue: for a caller that builds the minutes' rollups itself afterwards
+     * (reindexing an archive written before the index).
      */
     public void recordForRebuild(ArchiveKey key, long firstSampleNanos, long lastSampleNanos) {
         record(key, firstSampleNanos, lastSampleNanos, false);
@@ -90,13 +96,15 @@ public final class ChunkTimeIndex {
     private void record(ArchiveKey key, long firstSampleNanos, long lastSampleNanos, boolean lateCheck) {
         long nowNanos = nanos(clock.instant());
         long last = Math.max(firstSampleNanos, lastSampleNanos);
-        for (long minute = minuteOf(firstSampleNanos); minute <= last; minute += MINUTE_NANOS) {
-            Entry entry = new Entry(key, firstSampleNanos, last, minute);
-            if (lateCheck && nowNanos >= settlesAt(minute) - lateMargin.toNanos()) {
-                store.storeObject(LATE_PREFIX + entry.lateName(), EMPTY);
+        if (lateCheck) {
+            for (long minute = minuteOf(firstSampleNanos); minute <= last; minute += MINUTE_NANOS) {
+                if (nowNanos >= settlesAt(minute) - lateMargin.toNanos()) {
+                    store.storeObject(LATE_PREFIX + new Entry(key, firstSampleNanos, last, minute).lateName(), EMPTY);
+                }
             }
-            store.storeObject(INDEX_PREFIX + entry.lateName(), EMPTY);
         }
+        Entry entry = new Entry(key, firstSampleNanos, last, minuteOf(firstSampleNanos));
+        store.storeObject(INDEX_PREFIX + entry.lateName(), EMPTY);
     }
 
     /** When a minute's rollup may be built (Unix nanoseconds). */
@@ -109,8 +117,22 @@ public final class ChunkTimeIndex {
         return nanos(clock.instant()) >= settlesAt(minuteNanos);
     }
 
-    /** The chunks filed under one minute of a project, in name order. */
-    public List<Entry> minute(String projectId, long minuteNanos) {
+    /** The chunks whose samples overlap one minute of a project: those filed under it and the two before. */
+    public List<Entry> overlapping(String projectId, long minuteNanos) {
+        List<Entry> entries = new ArrayList<>();
+        for (int behind = LOOK_BEHIND_MINUTES; behind >= 0; behind--) {
+            for (Entry entry : startingIn(projectId, minuteNanos - behind * MINUTE_NANOS)) {
+                if (entry.overlaps(minuteNanos, minuteNanos + MINUTE_NANOS)) {
+                    entries.add(new Entry(entry.key(), entry.firstSampleNanos(), entry.lastSampleNanos(),
+                            minuteNanos));
+                }
+            }
+        }
+        return entries;
+    }
+
+    /** The chunks filed under one minute of a project (their first sample lies in it), in name order. */
+    public List<Entry> startingIn(String projectId, long minuteNanos) {
         ArchiveKey.checkPart("project id", projectId);
         List<Entry> entries = new ArrayList<>();
         String folder = INDEX_PREFIX + minuteFolder(projectId, minuteNanos);
@@ -163,7 +185,7 @@ public final class ChunkTimeIndex {
         return days;
     }
 
-    /** The minutes of a project's day that have index entries, oldest first (Unix nanoseconds). */
+    /** The minutes of a project's day that chunks start in, oldest first (Unix nanoseconds). */
     public List<Long> minutes(String projectId, LocalDate day) {
         List<Long> minutes = new ArrayList<>();
         for (String folder : store.listFolders(INDEX_PREFIX + projectId + "/" + day + "/")) {

@@ -19,8 +19,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The index by time and the rollup objects on a real S3 server (S3Proxy in memory), with time moved by a test clock:
- * a chunk filed under each minute it overlaps, late only for minutes that may have settled, and rollup versions
- * written once, the largest the newest.
+ * a chunk filed once and found from every minute it overlaps, late only for minutes that may have settled, and rollup
+ * versions written once, the largest the newest.
  */
 class ChunkTimeIndexTest {
     private static final long SECOND = 1_000_000_000L;
@@ -60,22 +60,25 @@ class ChunkTimeIndexTest {
     }
 
     @Test
-    void aChunkIsFiledUnderEveryMinuteItsSamplesOverlapAndListedWithItsSpan() {
+    void aChunkIsFiledOnceAndFoundFromEveryMinuteItsSamplesOverlapWithItsSpan() {
         long first = T0_NANOS - 3 * MINUTE + 50 * SECOND;
         long last = first + 66 * SECOND;
         index.record(key("a1", first), first, last);
 
-        List<ChunkTimeIndex.Entry> inFirst = index.minute("1", T0_NANOS - 3 * MINUTE);
-        List<ChunkTimeIndex.Entry> inSecond = index.minute("1", T0_NANOS - 2 * MINUTE);
-        List<ChunkTimeIndex.Entry> inThird = index.minute("1", T0_NANOS - MINUTE);
+        assertEquals(1, index.startingIn("1", T0_NANOS - 3 * MINUTE).size());
+        assertEquals(0, index.startingIn("1", T0_NANOS - 2 * MINUTE).size(), "one entry, where it starts");
+        List<ChunkTimeIndex.Entry> inFirst = index.overlapping("1", T0_NANOS - 3 * MINUTE);
+        List<ChunkTimeIndex.Entry> inSecond = index.overlapping("1", T0_NANOS - 2 * MINUTE);
+        List<ChunkTimeIndex.Entry> inThird = index.overlapping("1", T0_NANOS - MINUTE);
         assertEquals(1, inFirst.size());
         assertEquals(1, inSecond.size());
         assertEquals(0, inThird.size(), "66 s from 50 s into a minute end in the next");
         assertEquals(key("a1", first), inSecond.get(0).key());
         assertEquals(first, inSecond.get(0).firstSampleNanos());
         assertEquals(last, inSecond.get(0).lastSampleNanos());
+        assertEquals(T0_NANOS - 2 * MINUTE, inSecond.get(0).minuteNanos());
         assertEquals(List.of(LocalDate.of(2026, 11, 26)), index.days("1"));
-        assertEquals(List.of(T0_NANOS - 3 * MINUTE, T0_NANOS - 2 * MINUTE), index.minutes("1", LocalDate.of(2026, 11, 26)));
+        assertEquals(List.of(T0_NANOS - 3 * MINUTE), index.minutes("1", LocalDate.of(2026, 11, 26)));
     }
 
     @Test
@@ -100,7 +103,7 @@ class ChunkTimeIndexTest {
         assertEquals(List.of(), index.late("1"));
         index.recordForRebuild(key("b3", sameMinute), sameMinute, sameMinute + SECOND);
         assertEquals(List.of(), index.late("1"), "a rebuild's caller builds the rollups itself");
-        assertEquals(3, index.minute("1", T0_NANOS - MINUTE).size());
+        assertEquals(3, index.startingIn("1", T0_NANOS - MINUTE).size());
     }
 
     @Test

@@ -118,7 +118,14 @@ public class RollupBuilder implements ApplicationEventListener<ServerStartupEven
             for (LocalDate day = RollupBuilds.dayOf(since); !day.isAfter(RollupBuilds.dayOf(lastSettled));
                  day = day.plusDays(1)) {
                 Set<Long> built = builds.minutesBuilt(project, day);
-                for (long minute : index.minutes(project, day)) {
+                Set<Long> overlapped = new TreeSet<>();
+                for (long start : index.minutes(project, day)) {
+                    // a chunk reaches into the two minutes after the one it starts in
+                    for (int after = 0; after <= ChunkTimeIndex.LOOK_BEHIND_MINUTES; after++) {
+                        overlapped.add(start + after * MINUTE);
+                    }
+                }
+                for (long minute : overlapped) {
                     if (minute >= since && minute <= lastSettled) {
                         // a relay stopped before an hour's rollup: its hours are due again
                         dueHours.computeIfAbsent(project, p -> new TreeSet<>()).add(RollupTier.HOUR.bucketOf(minute));

@@ -48,7 +48,7 @@ public class RollupBuilds {
         long end = minute + RollupTier.MINUTE.bucketNanos();
         ProfileMerger merger = Rollup.merger(minute, end, RollupTier.MINUTE.ticks());
         SortedSet<String> included = new TreeSet<>();
-        for (ChunkTimeIndex.Entry entry : index.minute(projectId, minute)) {
+        for (ChunkTimeIndex.Entry entry : index.overlapping(projectId, minute)) {
             Optional<ChunkArchive.DerivedForm> form = archive.readDerived(entry.key());
             if (form.isEmpty()) {
                 index.markLate(entry);

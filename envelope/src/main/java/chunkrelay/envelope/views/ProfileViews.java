@@ -81,8 +81,10 @@ public class ProfileViews {
         long to = ViewQuery.nanos(query.to());
         Map<ArchiveKey, ChunkTimeIndex.Entry> seen = new LinkedHashMap<>();
         List<ChunkSummary> summaries = new ArrayList<>();
-        for (long minute = ChunkTimeIndex.minuteOf(from); minute < to; minute += ChunkTimeIndex.MINUTE_NANOS) {
-            for (ChunkTimeIndex.Entry entry : index.minute(project, minute)) {
+        long behind = ChunkTimeIndex.LOOK_BEHIND_MINUTES * ChunkTimeIndex.MINUTE_NANOS;
+        for (long minute = ChunkTimeIndex.minuteOf(from) - behind; minute < to;
+             minute += ChunkTimeIndex.MINUTE_NANOS) {
+            for (ChunkTimeIndex.Entry entry : index.startingIn(project, minute)) {
                 if (!entry.overlaps(from, to) || seen.putIfAbsent(entry.key(), entry) != null
                         || (query.profilerId() != null && !query.profilerId().equals(entry.key().profilerId()))) {
                     continue;
@@ -100,18 +102,23 @@ public class ProfileViews {
     }
 
     /**
-     * The range of a project's newest chunks: the hour before the last sample of the newest indexed minute; empty
-     * when the project has none. Costs three listings (days, minutes of the newest day, the newest minute).
+     * The range of a project's newest chunks: the hour before the last sample of the chunks that started in its
+     * newest indexed minute or the two before (a chunk started earlier may end later); empty when the project has
+     * none. Costs a listing of its days, of the newest day's minutes and of those minutes.
      */
     public Optional<Range> newestRange(long project) {
         String id = Long.toString(project);
         List<LocalDate> days = index.days(id);
         for (int d = days.size() - 1; d >= 0; d--) {
             List<Long> minutes = index.minutes(id, days.get(d));
-            for (int m = minutes.size() - 1; m >= 0; m--) {
+            if (!minutes.isEmpty()) {
+                long newest = minutes.get(minutes.size() - 1);
                 long end = Long.MIN_VALUE;
-                for (ChunkTimeIndex.Entry entry : index.minute(id, minutes.get(m))) {
-                    end = Math.max(end, entry.lastSampleNanos());
+                for (int behind = 0; behind <= ChunkTimeIndex.LOOK_BEHIND_MINUTES; behind++) {
+                    for (ChunkTimeIndex.Entry entry : index.startingIn(id,
+                            newest - behind * ChunkTimeIndex.MINUTE_NANOS)) {
+                        end = Math.max(end, entry.lastSampleNanos());
+                    }
                 }
                 if (end != Long.MIN_VALUE) {
                     long start = end - ViewQuery.DEFAULT_RANGE.toNanos();

@@ -261,8 +261,9 @@ public class RangeReader {
                 return;
             }
             Map<ArchiveKey, ChunkTimeIndex.Entry> chunks = new LinkedHashMap<>();
-            for (long minute = ChunkTimeIndex.minuteOf(from); minute < to; minute += MINUTE) {
-                for (ChunkTimeIndex.Entry entry : index.minute(project, minute)) {
+            long behind = ChunkTimeIndex.LOOK_BEHIND_MINUTES * MINUTE;
+            for (long minute = ChunkTimeIndex.minuteOf(from) - behind; minute < to; minute += MINUTE) {
+                for (ChunkTimeIndex.Entry entry : index.startingIn(project, minute)) {
                     if (entry.overlaps(from, to) && profilerPasses(entry.key())) {
                         chunks.putIfAbsent(entry.key(), entry);
                     }
