@@ -1,5 +1,6 @@
 package chunkrelay.envelope.upstream;
 
+import chunkrelay.retry.RetryAfter;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 
@@ -15,7 +16,7 @@ import java.util.Set;
  * The upstream's rate limits, cached per public key and applied to later envelopes, as Relay does: an upstream 429
  * with {@code X-Sentry-Rate-Limits} ({@code seconds:categories:scope:reason_code}, categories {@code ;}-separated,
  * none meaning all) is kept until each entry runs out; a 429 without it limits every category for its
- * {@code Retry-After}, else 60 s, as SDKs assume.
+ * {@code Retry-After} (read by {@link RetryAfter}), else 60 s, as SDKs assume.
  */
 final class UpstreamRateLimits {
     static final Duration BARE_429 = Duration.ofSeconds(60);
@@ -41,7 +42,7 @@ final class UpstreamRateLimits {
     void record(String publicKey, String rateLimitsHeader, String retryAfter, Instant now) {
         List<Limit> parsed = parse(rateLimitsHeader, now);
         if (parsed.isEmpty()) {
-            Duration wait = RetryAfterHeader.seconds(retryAfter).orElse(BARE_429);
+            Duration wait = RetryAfter.parse(retryAfter, now).orElse(BARE_429);
             parsed = List.of(new Limit(Set.of(), now.plus(wait), "key", "generic"));
         }
         List<Limit> merged = new ArrayList<>(active(publicKey, now));
