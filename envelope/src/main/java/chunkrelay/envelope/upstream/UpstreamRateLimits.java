@@ -1,14 +1,18 @@
 package chunkrelay.envelope.upstream;
 
+import chunkrelay.envelope.errors.RelayError;
 import chunkrelay.retry.RetryAfter;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import io.micronaut.http.HttpHeaders;
+import io.micronaut.http.HttpStatus;
 
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -37,6 +41,25 @@ final class UpstreamRateLimits {
 
     private final Cache<String, List<Limit>> byKey = Caffeine.newBuilder().maximumSize(100_000)
             .expireAfterWrite(Duration.ofDays(1)).build();
+
+    /**
+     * The 429 of an envelope whose every item these limits remove, as Relay answers it: {@code Retry-After} the
+     * longest of them, and each distinct limit in {@code X-Sentry-Rate-Limits}, so that the SDK stops sending.
+     */
+    static RelayError refusal(List<Limit> limits, Instant now) {
+        long retryAfter = 1;
+        List<String> entries = new ArrayList<>();
+        for (Limit limit : limits) {
+            String entry = limit.header(now);
+            if (!entries.contains(entry)) {
+                entries.add(entry);
+            }
+            retryAfter = Math.max(retryAfter, Long.parseLong(entry.substring(0, entry.indexOf(':'))));
+        }
+        return new RelayError(HttpStatus.TOO_MANY_REQUESTS, "event rejected due to rate limit", List.of(),
+                Map.of(HttpHeaders.RETRY_AFTER, Long.toString(retryAfter), UpstreamClient.RATE_LIMITS,
+                        String.join(",", entries)));
+    }
 
     /** Takes the limits of an upstream 429 for this key. */
     void record(String publicKey, String rateLimitsHeader, String retryAfter, Instant now) {
