@@ -4,7 +4,7 @@ import chunkrelay.envelope.archive.StorageConfig;
 import chunkrelay.envelope.auth.ProjectIds;
 import chunkrelay.envelope.auth.ProjectRegistry;
 import chunkrelay.envelope.links.SpanLog;
-import chunkrelay.envelope.upstream.UpstreamForwarder;
+import chunkrelay.envelope.upstream.UpstreamSpool;
 import chunkrelay.storage.ArchiveUnavailableException;
 import chunkrelay.storage.ObjectLease;
 import chunkrelay.storage.ObjectStore;
@@ -82,7 +82,7 @@ public class ArchiveRetention implements ApplicationEventListener<ServerStartupE
         Counter bytes = meters.counter("relay.retention.deleted.bytes");
         this.sweep = new RetentionSweep(store, new RetentionSweep.Rules(
                 project -> retentionOf(projects, project), defaultRetention, SpanLog.PREFIX, SPAN_LOG_USE,
-                List.of(UpstreamForwarder.SPOOL_PREFIX, UpstreamForwarder.CLAIM_PREFIX)), clock,
+                List.of(UpstreamSpool.SPOOL_PREFIX, UpstreamSpool.CLAIM_PREFIX)), clock,
                 (project, size) -> {
                     objects.increment();
                     bytes.increment(size);
