@@ -65,10 +65,10 @@ public final class BenchmarkSuite {
         if (!Files.isRegularFile(jar)) {
             throw new IllegalArgumentException("no relay jar at " + jar + " (build it with mvn package first)");
         }
-        // -Dbench.only=sizes,chunk-path,stages,android,links,views,end-to-end,default,soak,memory,quota runs some
-        // sections; all by default
+        // -Dbench.only=sizes,chunk-path,stages,android,links,views,fleet-views,end-to-end,default,soak,memory,quota
+        // runs some sections; all by default
         Set<String> only = Set.of(System.getProperty("bench.only",
-                        "sizes,chunk-path,stages,android,links,views,end-to-end,default,soak,memory,quota")
+                        "sizes,chunk-path,stages,android,links,views,fleet-views,end-to-end,default,soak,memory,quota")
                 .split(","));
         BenchmarkSuite suite = new BenchmarkSuite();
         suite.header();
@@ -89,6 +89,12 @@ public final class BenchmarkSuite {
         }
         if (only.contains("views")) {
             suite.views();
+        }
+        if (only.contains("fleet-views")) {
+            suite.fleetViews(jar);
+        }
+        if (only.contains("fleet-views") || only.contains("fleet-queries")) {
+            suite.fleetQueries();
         }
         if (only.contains("end-to-end")) {
             suite.endToEnd(jar);
@@ -237,6 +243,57 @@ public final class BenchmarkSuite {
         out.printf("%nViews (a range of %d recorded Java chunks, %d bytes of OTLP, read from S3Proxy in this process;"
                 + " CPU of the calling thread, median of 7 rounds)%n", ViewExportCost.CHUNKS, result.otlpBytes());
         ViewExportCost.lines(result).forEach(line -> out.printf("  %s%n", line));
+    }
+
+    private void fleetViews(Path jar) throws Exception {
+        Path work = Files.createTempDirectory("chunk-relay-fleet-");
+        progress("fleet views: " + FleetRelayViews.PROFILERS * FleetRelayViews.CHUNKS_PER_PROFILER
+                + " recorded Java chunks to the relay as shipped (-Xmx" + FleetRelayViews.HEAP + ") in " + work
+                + ", then its views (about 5 minutes)");
+        FleetRelayViews.Result fleet = FleetRelayViews.run(jar, work);
+        out.printf("%nFleet views, the relay as shipped (shaded jar, default configuration, -Xmx%s, embedded archive on"
+                + " the filesystem): the recorded Java chunk as %d profilers x %d chunks,%n  10 s of samples every 11 s"
+                + " (33 minutes ending at the send), releases A (profilers 0-9) and B (10-19); first ask of each view,"
+                + " wall time of the request%n  and the relay's CPU meanwhile (its rollup builder included); counts"
+                + " against the samples sent%n", FleetRelayViews.HEAP, FleetRelayViews.PROFILERS,
+                FleetRelayViews.CHUNKS_PER_PROFILER);
+        List<String> lines = FleetRelayViews.lines(fleet);
+        lines.forEach(line -> out.printf("  %s%n", line));
+        for (FleetRelayViews.Ask ask : fleet.asks()) {
+            double target = ask.name().contains("thirtieth") ? 400 : ask.name().contains("late")
+                    || ask.name().contains("default") ? -1 : 1500;
+            if (target > 0) {
+                target("fleet: " + ask.name() + " within " + (int) target + " ms", ask.wallMillis() <= target,
+                        String.format(Locale.ROOT, "%.0f ms", ask.wallMillis()));
+            }
+        }
+        BenchmarkSuite.deleteTree(work);
+        failOnWrongCounts(lines, fleet.asks().stream().filter(a -> !a.exact()).map(FleetRelayViews.Ask::name)
+                .toList());
+    }
+
+    private void fleetQueries() throws Exception {
+        progress("fleet queries: an hour of a synthetic 20-process fleet in this process, a week of rollups made of"
+                + " it, ranges of 10 minutes to 7 days (about 5 minutes)");
+        FleetQueryCost.Result cost = FleetQueryCost.measure();
+        out.printf("%nFleet queries against range length (in this process: RangeReader.merge and the pprof answer"
+                + " written, over the embedded S3 server on the filesystem as the relay's default store;%n  median"
+                + " wall and CPU of the calling thread over 5 rounds after 2 warm-ups, raw 3; raw = the same merge"
+                + " with no rollups, every chunk read whole;%n  x = rollups / raw; every answer's samples checked"
+                + " against the minute rollups' and edge chunks' counts)%n");
+        FleetQueryCost.lines(cost).forEach(line -> out.printf("  %s%n", line));
+        FleetQueryCost.Row week = cost.lengths().get(cost.lengths().size() - 1);
+        target("fleet: 7 days of a 20-process fleet within 2 s (in process)", week.rollups().wallMillis() <= 2000,
+                String.format(Locale.ROOT, "%.0f ms wall, %.0f ms CPU", week.rollups().wallMillis(),
+                        week.rollups().cpuMillis()));
+    }
+
+    /** A wrong count is a bug, not a figure: the section's lines go to stderr, then the run stops. */
+    private static void failOnWrongCounts(List<String> lines, List<String> wrong) {
+        if (!wrong.isEmpty()) {
+            lines.forEach(System.err::println);
+            throw new IllegalStateException("fleet views answered wrong sample counts: " + wrong);
+        }
     }
 
     private void endToEnd(Path jar) throws Exception {

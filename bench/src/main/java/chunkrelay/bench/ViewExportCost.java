@@ -16,6 +16,7 @@ import chunkrelay.translate.view.MergedProfile;
 import chunkrelay.translate.view.PprofWriter;
 import chunkrelay.translate.view.ProfileDiff;
 import chunkrelay.translate.view.ProfileMerger;
+import chunkrelay.translate.view.TimeGrid;
 import chunkrelay.translate.view.Timeline;
 import chunkrelay.translate.view.ViewFilter;
 import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
@@ -107,13 +108,15 @@ final class ViewExportCost {
                 }
 
                 start = THREADS.getCurrentThreadCpuTime();
-                ProfileMerger all = new ProfileMerger(ViewFilter.all());
+                long from = Instant.parse("2026-11-22T02:00:00Z").getEpochSecond() * 1_000_000_000L;
+                ProfileMerger all = new ProfileMerger(ViewFilter.all(),
+                        TimeGrid.aligned(from, from + CHUNKS * 10_000_000_000L + 10_000_000_000L, 5_000_000_000L),
+                        false);
                 for (ArchivedChunk chunk : archive.list("1", day, day)) {
                     all.add(ExportProfilesServiceRequest.parseFrom(archive.readOtlp(chunk)));
                 }
                 MergedProfile merged = all.result();
-                long step = (merged.endNanos() - merged.startNanos()) / 120 + 1;
-                Timeline.Result steps = Timeline.of(merged, merged.startNanos(), step, 120, Timeline.By.THREAD);
+                Timeline.Result steps = Timeline.of(merged, Timeline.By.THREAD);
                 timeline[round] = (THREADS.getCurrentThreadCpuTime() - start) / 1e6;
                 if (steps.series().stream().mapToLong(Timeline.Series::samples).sum() != merged.sampleCount()) {
                     throw new IllegalStateException("the timeline lost samples");

@@ -1,5 +1,6 @@
 package chunkrelay.chunk;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -18,6 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * and the two shapes that cost the most memory per payload byte (bare stack indices, empty frames)
  * all fit in 4 times the payload ({@code -Xmx200m}).
  */
+@Tag("external")
 class ChunkMemoryTest {
 
     @ParameterizedTest(name = "{0} within -Xmx{1}")

@@ -1,2 +1,2 @@
-/** How long to wait between attempts, shared by every module that retries. */
+/** How long to wait between attempts, and how long an upstream asks to wait, shared by every module that retries. */
 package chunkrelay.retry;

@@ -49,6 +49,14 @@ public enum ArchiveCompression {
         return suffix;
     }
 
+    /** Every compression, the configured one first: where to look for an object whose suffix is not known. */
+    static java.util.List<ArchiveCompression> inReadOrder(ArchiveCompression configured) {
+        java.util.List<ArchiveCompression> order = new java.util.ArrayList<>(java.util.List.of(values()));
+        order.remove(configured);
+        order.add(0, configured);
+        return order;
+    }
+
     /** Parses a configuration value, {@code zstd} or {@code gzip} (any case). */
     public static ArchiveCompression fromName(String name) {
         for (ArchiveCompression c : values()) {

@@ -210,6 +210,37 @@ public final class ChunkArchive implements AutoCloseable {
         return read(chunk.otlpObjectKey());
     }
 
+    /**
+     * A chunk's OTLP form, decompressed, with its object's metadata (platform, release, ...), in one read; empty
+     * while it is not derived.
+     */
+    public Optional<DerivedForm> readDerived(ArchiveKey key) {
+        for (ArchiveCompression compression : ArchiveCompression.inReadOrder(compression())) {
+            Optional<ObjectStore.StoredObject> stored = store.readWithMetadata(key.stem() + OTLP_SUFFIX
+                    + compression.suffix());
+            if (stored.isPresent()) {
+                return Optional.of(new DerivedForm(compression.decompress(stored.get().body()),
+                        stored.get().metadata()));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** A chunk's OTLP form and its object's user metadata by name ({@link ChunkMetadata}). */
+    public record DerivedForm(byte[] otlp, Map<String, String> metadata) {
+    }
+
+    /** A chunk's OTLP object's metadata, empty while it is not derived. */
+    public Optional<Map<String, String>> derivedMetadata(ArchiveKey key) {
+        for (ArchiveCompression compression : ArchiveCompression.inReadOrder(compression())) {
+            Optional<Map<String, String>> metadata = store.metadata(key.stem() + OTLP_SUFFIX + compression.suffix());
+            if (metadata.isPresent()) {
+                return metadata;
+            }
+        }
+        return Optional.empty();
+    }
+
     /** The user metadata of an archived chunk's OTLP object (platform, release, sample count, ...), by name. */
     public Map<String, String> metadata(ArchivedChunk chunk) {
         return store.metadata(store.keyOf(chunk.otlpObjectKey())).orElse(Map.of());

@@ -9,8 +9,8 @@ import java.time.Duration;
  * {@code {name}{n}} created with {@code If-None-Match: *}, where {@code n} numbers the term-long periods of the clock,
  * so that of all processes trying in one period exactly one creates it. It is refused while another holder's object
  * of the period before exists, so a hold lasts at least one whole term and at most two; a holder that dies loses it
- * by then without anyone removing anything. The holder renews it by acquiring again in the next period, and removes
- * its objects when done. Processes' clocks need only agree to within a term. Thread-safe.
+ * by then without anyone removing anything. The holder renews it by acquiring again in the next period (dropping its
+ * objects of periods before the previous one, which nobody reads), and removes its objects when done. Processes' clocks need only agree to within a term. Thread-safe.
  */
 public final class ObjectLease {
     private static final long NONE = Long.MIN_VALUE;
@@ -59,7 +59,15 @@ public final class ObjectLease {
             held = NONE;
             return false;
         }
-        since = renewing ? since : period;
+        if (renewing) {
+            // only the period before is ever read by others: a hold renewed for weeks keeps two objects, not one a term
+            for (long old = since; old < period - 1; old++) {
+                store.deleteQuietly(key(old));
+            }
+            since = period - 1;
+        } else {
+            since = period;
+        }
         held = period;
         return true;
     }

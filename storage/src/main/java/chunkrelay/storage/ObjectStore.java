@@ -111,8 +111,9 @@ public final class ObjectStore implements AutoCloseable {
         return putIfAbsent(key, body, new ObjectHeaders(OCTET_STREAM, null, Map.of()), requests.deadline());
     }
 
-    /** An object's bytes as stored; empty when there is none. */
+    /** An object's bytes as stored; empty when there is none (nor, yet, a bucket: it is created as for a listing). */
     public Optional<byte[]> readObject(String key) {
+        ensureBucket(requests.deadline());
         String full = settings.prefix() + key;
         return requests.run("read " + full, timeout -> {
             try {
@@ -258,6 +259,24 @@ public final class ObjectStore implements AutoCloseable {
         String full = settings.prefix() + key;
         return requests.run("read " + full, timeout -> s3.getObjectAsBytes(b -> b.bucket(settings.bucket())
                 .key(full).overrideConfiguration(o -> o.apiCallTimeout(timeout))).asByteArray());
+    }
+
+    /** An object's bytes as stored and its user metadata, in one request; empty when there is none. */
+    Optional<StoredObject> readWithMetadata(String key) {
+        String full = settings.prefix() + key;
+        return requests.run("read " + full, timeout -> {
+            try {
+                var response = s3.getObjectAsBytes(b -> b.bucket(settings.bucket()).key(full)
+                        .overrideConfiguration(o -> o.apiCallTimeout(timeout)));
+                return Optional.of(new StoredObject(response.asByteArray(), response.response().metadata()));
+            } catch (NoSuchKeyException e) {
+                return Optional.empty();
+            }
+        });
+    }
+
+    /** An object's bytes as stored, with its user metadata by name. */
+    record StoredObject(byte[] body, Map<String, String> metadata) {
     }
 
     /** An object's user metadata; empty when there is no such object. */

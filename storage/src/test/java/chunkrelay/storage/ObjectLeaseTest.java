@@ -139,12 +139,26 @@ class ObjectLeaseTest {
         assertTrue(a.acquire());
         clock.advance(TERM);
         assertTrue(a.acquire());
-        assertEquals(3, store.listObjects(NAME).size());
+        assertEquals(2, store.listObjects(NAME).size());
 
         a.release();
 
         assertEquals(List.of(), store.listObjects(NAME));
         assertTrue(b.acquire());
+    }
+
+    @Test
+    void aHoldRenewedForManyTermsKeepsOnlyItsLastTwoObjects() {
+        ObjectLease a = lease("a");
+        ObjectLease b = lease("b");
+        for (int term = 0; term < 5; term++) {
+            assertTrue(a.acquire());
+            clock.advance(TERM);
+        }
+        assertTrue(a.acquire());
+
+        assertEquals(List.of(NAME + (period() - 1), NAME + period()), store.listObjects(NAME));
+        assertFalse(b.acquire(), "still held");
     }
 
     @Test

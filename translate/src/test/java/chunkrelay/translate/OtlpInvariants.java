@@ -133,12 +133,12 @@ public final class OtlpInvariants {
         private final List<ResourceProfiles> resources;
         private final ProfilesDictionary dictionary;
         private final List<Violation> violations = new ArrayList<>();
-        private final DictionaryReachability reached;
+        private final ReferencedEntries reached;
 
         Checker(List<ResourceProfiles> resources, ProfilesDictionary dictionary) {
             this.resources = resources;
             this.dictionary = dictionary;
-            this.reached = new DictionaryReachability(dictionary, (where, index, size) ->
+            this.reached = new ReferencedEntries(dictionary, (where, index, size) ->
                     add(2, where + " = " + index + " is outside a table of " + size));
         }
 
@@ -163,6 +163,7 @@ public final class OtlpInvariants {
             if (samples == 0) {
                 add(11, "the request carries no sample");
             }
+            reached.follow();
             reachedAttributeKeys();
             tables();
             return violations;

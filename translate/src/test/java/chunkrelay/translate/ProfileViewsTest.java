@@ -64,10 +64,15 @@ class ProfileViewsTest {
         long count = 0;
         for (ExportProfilesServiceRequest request : requests) {
             for (Profile profile : request.getResourceProfiles(0).getScopeProfiles(0).getProfilesList()) {
-                count += profile.getSamplesList().stream().mapToLong(s -> s.getTimestampsUnixNanoCount()).sum();
+                count += profile.getSamplesList().stream().mapToLong(ProfileViewsTest::samples).sum();
             }
         }
         return count;
+    }
+
+    /** A sample's count: its timestamps in a chunk's form, its value in a merged export's aggregated form. */
+    private static long samples(io.opentelemetry.proto.profiles.v1development.Sample sample) {
+        return sample.getTimestampsUnixNanoCount() > 0 ? sample.getTimestampsUnixNanoCount() : sample.getValues(0);
     }
 
     private static Set<String> otlpFunctionNames(List<ExportProfilesServiceRequest> requests) {
@@ -86,7 +91,7 @@ class ProfileViewsTest {
             for (Profile profile : request.getResourceProfiles(0).getScopeProfiles(0).getProfilesList()) {
                 for (var sample : profile.getSamplesList()) {
                     if (request.getDictionary().getStackTable(sample.getStackIndex()).getLocationIndicesCount() == 0) {
-                        count += sample.getTimestampsUnixNanoCount();
+                        count += samples(sample);
                     }
                 }
             }
@@ -149,7 +154,10 @@ class ProfileViewsTest {
             long samples = 0;
             for (JsonNode profile : json.path("profiles")) {
                 assertEquals(profile.path("samples").size(), profile.path("weights").size());
-                samples += profile.path("samples").size();
+                assertEquals(profile.path("samples").size(), profile.path("counts").size());
+                for (JsonNode count : profile.path("counts")) {
+                    samples += count.asLong();
+                }
             }
             assertEquals(otlpSamples(requests), samples);
             assertEquals(merged.threads().size(), json.path("profiles").size(), "one profile per thread");
@@ -216,11 +224,13 @@ class ProfileViewsTest {
         SpeedscopeWriter.write(merged, "idle", speedscope);
         JsonNode json = JSON.readTree(speedscope.toByteArray());
         long named = 0;
-        for (JsonNode sample : json.path("profiles").get(0).path("samples")) {
+        JsonNode thread = json.path("profiles").get(0);
+        for (int i = 0; i < thread.path("samples").size(); i++) {
+            JsonNode sample = thread.path("samples").get(i);
             assertEquals(1, sample.size(), "no sample without a frame");
             if (json.path("shared").path("frames").get(sample.get(0).asInt()).path("name").asText()
                     .equals(MergedProfile.NO_STACK)) {
-                named++;
+                named += thread.path("counts").get(i).asLong();
             }
         }
         assertEquals(7, named);

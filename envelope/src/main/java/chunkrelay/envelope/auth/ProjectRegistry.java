@@ -1,10 +1,12 @@
 package chunkrelay.envelope.auth;
 
+import chunkrelay.envelope.archive.RetentionPeriod;
 import chunkrelay.envelope.errors.RelayError;
 
 import io.micronaut.context.exceptions.ConfigurationException;
 import io.micronaut.http.HttpStatus;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -26,6 +28,7 @@ public class ProjectRegistry {
     private final Map<Long, Set<String>> keysByProject = new HashMap<>();
     private final Map<Long, String> serviceNames = new HashMap<>();
     private final Map<Long, ProjectConfig.RateLimits> rateLimits = new HashMap<>();
+    private final Map<Long, Duration> retentions = new HashMap<>();
     private final boolean openMode;
 
     public ProjectRegistry(List<ProjectConfig> projects) {
@@ -53,15 +56,19 @@ public class ProjectRegistry {
                 }
                 rateLimits.put(id, limits);
             }
+            if (project.retention() != null && !project.retention().isBlank()) {
+                retentions.put(id, RetentionPeriod.parse("relay.projects." + project.id() + ".retention",
+                        project.retention()));
+            }
         }
-        // a project configured only for its service name does not end open mode
+        // a project configured only for its service name, quotas or retention does not end open mode
         openMode = keysByProject.values().stream().allMatch(Set::isEmpty);
     }
 
     /**
      * The configured projects and, for each project id named only by environment variables
      * ({@code RELAY_PROJECTS_<ID>_KEYS}, {@code _SERVICE_NAME}, {@code _RATE_LIMITS_CHUNKS_PER_MINUTE},
-     * {@code _RATE_LIMITS_BYTES_PER_MINUTE}), its settings: containers are configured so, and Micronaut reads the
+     * {@code _RATE_LIMITS_BYTES_PER_MINUTE}, {@code _RETENTION}), its settings: containers are configured so, and Micronaut reads the
      * number in such a name as a list index and binds no {@code @EachProperty} entry from it.
      */
     static List<ProjectConfig> withEnvironmentProjects(List<ProjectConfig> configured, Map<String, String> variables) {
@@ -84,7 +91,8 @@ public class ProjectRegistry {
                     keys == null ? null : Arrays.stream(keys.split(",")).map(String::trim).filter(k -> !k.isEmpty())
                             .toList(),
                     variables.get(prefix + "SERVICE_NAME"),
-                    chunks == null && bytes == null ? null : new ProjectConfig.RateLimits(chunks, bytes)));
+                    chunks == null && bytes == null ? null : new ProjectConfig.RateLimits(chunks, bytes),
+                    variables.get(prefix + "RETENTION")));
         }
         return all;
     }
@@ -113,6 +121,11 @@ public class ProjectRegistry {
     /** The project's per-minute quotas, or null when it has none. */
     public ProjectConfig.RateLimits rateLimits(long projectId) {
         return rateLimits.get(projectId);
+    }
+
+    /** The project's own retention ({@code relay.projects.<id>.retention}), or null when it has none. */
+    public Duration retention(long projectId) {
+        return retentions.get(projectId);
     }
 
     public Collection<Long> projectIds() {

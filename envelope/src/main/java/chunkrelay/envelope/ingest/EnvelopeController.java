@@ -3,6 +3,7 @@ package chunkrelay.envelope.ingest;
 import chunkrelay.envelope.auth.ProjectIds;
 import chunkrelay.envelope.auth.ProjectKey;
 import chunkrelay.envelope.auth.ProjectRegistry;
+import chunkrelay.envelope.disk.DiskGuard;
 import chunkrelay.envelope.errors.RelayError;
 import chunkrelay.envelope.pipeline.RelayLimits;
 import chunkrelay.envelope.upstream.ForwardedFor;
@@ -30,10 +31,11 @@ import java.util.concurrent.CompletionException;
 /**
  * Sentry's envelope endpoint, checked in Relay's order: Content-Encoding (415), project id (400), auth (401,
  * then 400 for a malformed key or a protocol version above 7), the project's keys (401), then the body.
- * Content-Type is not checked. The checks run on the event loop as soon as the headers are in; the body is read
- * by the event loop into the memory budget ({@link BodyCollector}) and only a complete body is handed to a
- * worker ({@link IngestWorkers}) to be decoded and ingested, so a slow client holds no thread. Every answer,
- * refusals included, goes out once the body has been read to its end.
+ * Content-Type is not checked; a full worker queue or a disk below its minimum ({@link DiskGuard}) is a 503. The
+ * checks run on the event loop as soon as the headers are in; the body is read by the event loop into the memory
+ * budget ({@link BodyCollector}) and only a complete body is handed to a worker ({@link IngestWorkers}) to be decoded
+ * and ingested, so a slow client holds no thread. Every answer, refusals included, goes out once the body has been
+ * read to its end.
  */
 @Controller
 public class EnvelopeController {
@@ -47,11 +49,12 @@ public class EnvelopeController {
     private final IngestCapacity capacity;
     private final MeterRegistry meters;
     private final Clock clock;
+    private final DiskGuard diskGuard;
 
     public EnvelopeController(RequestAuthenticator authenticator, ProjectRegistry projects, ContentDecoding decoding,
                               EnvelopeIngest ingest, ChunkMemoryBudget budget, IngestWorkers workers,
                               RelayLimits limits, IngestCapacity capacity, MeterRegistry meters,
-                              Clock clock) {
+                              Clock clock, DiskGuard diskGuard) {
         this.authenticator = authenticator;
         this.projects = projects;
         this.decoding = decoding;
@@ -62,6 +65,7 @@ public class EnvelopeController {
         this.capacity = capacity;
         this.meters = meters;
         this.clock = clock;
+        this.diskGuard = diskGuard;
     }
 
     @Post(uri = "/api/{projectId}/envelope/", consumes = MediaType.ALL, produces = MediaType.APPLICATION_JSON)
@@ -84,6 +88,8 @@ public class EnvelopeController {
                 refusal = RelayError.bodyTooLarge();
             } else if (!workers.hasRoom()) {
                 refusal = workers.busy();
+            } else {
+                refusal = diskGuard.refusal().orElse(null);
             }
         } catch (RelayError e) {
             refusal = e;

@@ -19,6 +19,7 @@ import chunkrelay.envelope.pipeline.RelayLimits;
 import chunkrelay.chunk.ChunkItemHeader;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micronaut.http.HttpHeaders;
 import io.micronaut.http.HttpStatus;
 import jakarta.inject.Singleton;
 
@@ -28,6 +29,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 
@@ -54,10 +56,11 @@ public class EnvelopeIngest {
     private final ProjectRateLimiter rateLimiter;
     private final UpstreamForwarder upstream;
     private final SpanIntake spans;
+    private final String retryAfterSeconds;
 
     public EnvelopeIngest(RelayLimits limits, ProjectRegistry projects, ChunkPipeline pipeline, MeterRegistry meters,
                           ChunkMemoryBudget budget, ProjectRateLimiter rateLimiter, UpstreamForwarder upstream,
-                          SpanIntake spans) {
+                          SpanIntake spans, IngestCapacity capacity) {
         this.limits = limits;
         this.projects = projects;
         this.pipeline = pipeline;
@@ -66,6 +69,7 @@ public class EnvelopeIngest {
         this.rateLimiter = rateLimiter;
         this.upstream = upstream;
         this.spans = spans;
+        this.retryAfterSeconds = Long.toString(Math.max(1, capacity.retryAfter().toSeconds()));
     }
 
     /**
@@ -176,7 +180,8 @@ public class EnvelopeIngest {
                 pipeline.accept(List.copyOf(chunks));
             } catch (ChunkPipelineUnavailableException e) {
                 throw new RelayError(HttpStatus.SERVICE_UNAVAILABLE, "failed to queue envelope",
-                        e.getMessage() == null ? List.of() : List.of(e.getMessage()));
+                        e.getMessage() == null ? List.of() : List.of(e.getMessage()),
+                        Map.of(HttpHeaders.RETRY_AFTER, retryAfterSeconds));
             }
         }
         if (!passedOn.isEmpty()) {

@@ -36,7 +36,7 @@ import java.util.UUID;
  */
 @Singleton
 public class SpanLog {
-    static final String PREFIX = "spans/";
+    public static final String PREFIX = "spans/";
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final long NANOS_PER_MILLI = 1_000_000L;
     private static final long MINUTE_NANOS = 60_000_000_000L;

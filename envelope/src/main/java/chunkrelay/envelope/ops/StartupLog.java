@@ -1,6 +1,8 @@
 package chunkrelay.envelope.ops;
 
+import chunkrelay.envelope.archive.StorageConfig;
 import chunkrelay.envelope.auth.ProjectRegistry;
+import chunkrelay.envelope.disk.DiskGuard;
 import chunkrelay.envelope.auth.RedisQuotaConfig;
 import chunkrelay.envelope.pipeline.RelayLimits;
 import chunkrelay.envelope.upstream.UpstreamConfig;
@@ -17,6 +19,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.lang.management.ManagementFactory;
+import java.time.Duration;
 
 /** Says where the relay listens, how it authenticates, where it archives and forwards, once the server is up. */
 @Singleton
@@ -31,10 +34,13 @@ public class StartupLog implements ApplicationEventListener<ServerStartupEvent> 
     private final UpstreamConfig upstream;
     private final RedisQuotaConfig redis;
     private final ViewsConfig views;
+    private final DiskGuard diskGuard;
+    private final StorageConfig storage;
 
     public StartupLog(ProjectRegistry projects, RelayLimits limits, ChunkArchive archive,
                       @Nullable EmbeddedS3Server embedded, @Value("${relay.otlp.endpoint:}") String otlpEndpoint,
-                      UpstreamConfig upstream, RedisQuotaConfig redis, ViewsConfig views) {
+                      UpstreamConfig upstream, RedisQuotaConfig redis, ViewsConfig views, DiskGuard diskGuard,
+                      StorageConfig storage) {
         this.projects = projects;
         this.limits = limits;
         this.archive = archive;
@@ -43,6 +49,8 @@ public class StartupLog implements ApplicationEventListener<ServerStartupEvent> 
         this.upstream = upstream;
         this.redis = redis;
         this.views = views;
+        this.diskGuard = diskGuard;
+        this.storage = storage;
     }
 
     @Override
@@ -61,12 +69,16 @@ public class StartupLog implements ApplicationEventListener<ServerStartupEvent> 
         String upstreamTarget = upstream.enabled()
                 ? upstream.base() + (upstream.forwardProfileChunks() ? " (profile chunks too)" : "")
                 : "off (relay.upstream.url unset; other items are counted and dropped)";
+        Duration kept = storage.retentionPeriod();
+        String retention = kept.isZero() ? "forever (relay.storage.retention: 0)"
+                : (kept.equals(Duration.ofDays(kept.toDays())) ? kept.toDays() + "d" : kept.toString())
+                        + " (relay.storage.retention), swept every " + storage.retentionInterval();
         LOG.info("chunk-relay listening on {} (envelopes: POST {}api/<project_id>/envelope/) after {} ms; auth: {}; "
-                        + "quotas: {}; archive: {}; forwarding: {}; upstream Sentry: {}; views (page at {}): {}; "
-                        + "limits: envelope {} bytes, profile chunk {} bytes",
+                        + "quotas: {}; archive: {}; kept: {}; disk guard: {}; forwarding: {}; upstream Sentry: {}; "
+                        + "views (page at {}): {}; limits: envelope {} bytes, profile chunk {} bytes",
                 event.getSource().getURL(), event.getSource().getURI().resolve("/"),
-                ManagementFactory.getRuntimeMXBean().getUptime(), auth, quotas, archiveTarget, forwarding, upstreamTarget,
-                event.getSource().getURI().resolve("/"), views.describe(), limits.maxEnvelopeBytes(),
-                limits.maxChunkBytes());
+                ManagementFactory.getRuntimeMXBean().getUptime(), auth, quotas, archiveTarget, retention,
+                diskGuard.describe(), forwarding, upstreamTarget, event.getSource().getURI().resolve("/"),
+                views.describe(), limits.maxEnvelopeBytes(), limits.maxChunkBytes());
     }
 }

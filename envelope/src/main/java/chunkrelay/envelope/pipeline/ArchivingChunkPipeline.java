@@ -9,6 +9,7 @@ import chunkrelay.storage.ArchiveKey;
 import chunkrelay.storage.ArchiveResult;
 import chunkrelay.storage.ArchiveUnavailableException;
 import chunkrelay.storage.ChunkArchive;
+import chunkrelay.storage.ChunkTimeIndex;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.inject.Singleton;
@@ -45,15 +46,18 @@ public class ArchivingChunkPipeline implements ChunkPipeline {
     private final Counter archiveFailures;
     private final Counter internalErrors;
     private final ChunkDerivations derivations;
+    private final ChunkTimeIndex timeIndex;
 
     public ArchivingChunkPipeline(ChunkProcessor processor, ChunkArchive archive, RelayVersion version,
-                                  MeterRegistry meters, RecentChunks recent, ChunkDerivations derivations) {
+                                  MeterRegistry meters, RecentChunks recent, ChunkDerivations derivations,
+                                  ChunkTimeIndex timeIndex) {
         this.processor = processor;
         this.archive = archive;
         this.version = version;
         this.meters = meters;
         this.recent = recent;
         this.derivations = derivations;
+        this.timeIndex = timeIndex;
         LinkMeters.register(meters);
         // every outcome's meter exists from the start, at zero, so dashboards and alerts see it before it happens
         for (ChunkRejectionReason reason : ChunkRejectionReason.values()) {
@@ -123,7 +127,10 @@ public class ArchivingChunkPipeline implements ChunkPipeline {
         Map<String, String> metadata = ArchivedMetadata.of(chunk, version, item.header());
         ArchiveResult result = archived(key, () -> {
             derivations.beforeWaiting();
-            return archive.archiveSentryForm(key, item.payload(), metadata);
+            ArchiveResult archivedForm = archive.archiveSentryForm(key, item.payload(), metadata);
+            // a duplicate is indexed again: the first attempt may have failed between its two writes
+            timeIndex.record(key, chunk.firstSampleNanos(), chunk.lastSampleNanos());
+            return archivedForm;
         });
         recent.archived(item.projectId(), chunk.chunkId().toHex());
         if (result == ArchiveResult.DUPLICATE) {

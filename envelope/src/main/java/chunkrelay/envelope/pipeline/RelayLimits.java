@@ -10,8 +10,10 @@ import io.micronaut.core.bind.annotation.Bindable;
  * @param maxChunkBytes    one profile or profile_chunk item, and all of them together (Relay's {@code max_profile_size})
  * @param maxHeaderBytes   one envelope or item header line; Relay has no such limit, it bounds what is buffered
  * @param maxBufferedChunkBytes chunk payloads held in memory by all requests together; beyond it 503. 0 (the default)
- *                              means a third of the maximum heap: processing a chunk holds about three times its
- *                              payload, so a heap too small for the chunks in flight answers 503, not an error
+ *                              means 70% of the maximum heap ({@code ChunkMemoryBudget}; the rest is the relay
+ *                              itself and garbage not yet collected): chunks count by their working set, several
+ *                              times their payload, so a heap too small for the chunks in flight answers 503, not
+ *                              an error
  */
 @ConfigurationProperties("relay.limits")
 public record RelayLimits(

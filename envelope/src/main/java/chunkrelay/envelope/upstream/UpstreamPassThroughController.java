@@ -3,6 +3,7 @@ package chunkrelay.envelope.upstream;
 import chunkrelay.envelope.errors.RelayError;
 
 import io.micronaut.core.annotation.Nullable;
+import io.micronaut.http.HttpHeaders;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.HttpStatus;
@@ -20,7 +21,9 @@ import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpTimeoutException;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -76,7 +79,8 @@ public class UpstreamPassThroughController {
             throw new RelayError(HttpStatus.BAD_GATEWAY, "upstream unavailable", e.toString());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new RelayError(HttpStatus.SERVICE_UNAVAILABLE, "the relay is stopping");
+            throw new RelayError(HttpStatus.SERVICE_UNAVAILABLE, "the relay is stopping", List.of(),
+                    Map.of(HttpHeaders.RETRY_AFTER, "5"));
         }
         MutableHttpResponse<byte[]> response = HttpResponse.status(HttpStatus.valueOf(answer.statusCode()));
         answer.headers().map().forEach((name, values) -> {

@@ -1,13 +1,18 @@
 package chunkrelay.envelope.upstream;
 
+import chunkrelay.envelope.errors.RelayError;
+import chunkrelay.retry.RetryAfter;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import io.micronaut.http.HttpHeaders;
+import io.micronaut.http.HttpStatus;
 
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -15,7 +20,7 @@ import java.util.Set;
  * The upstream's rate limits, cached per public key and applied to later envelopes, as Relay does: an upstream 429
  * with {@code X-Sentry-Rate-Limits} ({@code seconds:categories:scope:reason_code}, categories {@code ;}-separated,
  * none meaning all) is kept until each entry runs out; a 429 without it limits every category for its
- * {@code Retry-After}, else 60 s, as SDKs assume.
+ * {@code Retry-After} (read by {@link RetryAfter}), else 60 s, as SDKs assume.
  */
 final class UpstreamRateLimits {
     static final Duration BARE_429 = Duration.ofSeconds(60);
@@ -37,11 +42,30 @@ final class UpstreamRateLimits {
     private final Cache<String, List<Limit>> byKey = Caffeine.newBuilder().maximumSize(100_000)
             .expireAfterWrite(Duration.ofDays(1)).build();
 
+    /**
+     * The 429 of an envelope whose every item these limits remove, as Relay answers it: {@code Retry-After} the
+     * longest of them, and each distinct limit in {@code X-Sentry-Rate-Limits}, so that the SDK stops sending.
+     */
+    static RelayError refusal(List<Limit> limits, Instant now) {
+        long retryAfter = 1;
+        List<String> entries = new ArrayList<>();
+        for (Limit limit : limits) {
+            String entry = limit.header(now);
+            if (!entries.contains(entry)) {
+                entries.add(entry);
+            }
+            retryAfter = Math.max(retryAfter, Long.parseLong(entry.substring(0, entry.indexOf(':'))));
+        }
+        return new RelayError(HttpStatus.TOO_MANY_REQUESTS, "event rejected due to rate limit", List.of(),
+                Map.of(HttpHeaders.RETRY_AFTER, Long.toString(retryAfter), UpstreamClient.RATE_LIMITS,
+                        String.join(",", entries)));
+    }
+
     /** Takes the limits of an upstream 429 for this key. */
     void record(String publicKey, String rateLimitsHeader, String retryAfter, Instant now) {
         List<Limit> parsed = parse(rateLimitsHeader, now);
         if (parsed.isEmpty()) {
-            Duration wait = RetryAfterHeader.seconds(retryAfter).orElse(BARE_429);
+            Duration wait = RetryAfter.parse(retryAfter, now).orElse(BARE_429);
             parsed = List.of(new Limit(Set.of(), now.plus(wait), "key", "generic"));
         }
         List<Limit> merged = new ArrayList<>(active(publicKey, now));

@@ -3,6 +3,7 @@ package chunkrelay.envelope.views;
 import chunkrelay.envelope.errors.RelayError;
 import chunkrelay.translate.view.MergedProfile;
 import chunkrelay.translate.view.ProfileDiff;
+import chunkrelay.translate.view.TimeGrid;
 import chunkrelay.translate.view.Timeline;
 import chunkrelay.translate.view.TraceIndex;
 import com.fasterxml.jackson.annotation.JsonInclude;
@@ -69,24 +70,27 @@ public class ProfileQuestions {
     }
 
     /**
-     * Samples per step of the query's range, per thread or profiler.
+     * Samples per step of the query's range, per thread or profiler; the steps lie on multiples of the step since
+     * the Unix epoch, the first one holding the range's start.
      *
      * @param step null for a step that cuts the range into about 120
      * @throws RelayError 400 for a step that is not positive or makes more than 2000 steps
      */
     public Timeline.Result timeline(ViewQuery query, Duration step, Timeline.By by) {
         long from = ViewQuery.nanos(query.from());
-        long range = ViewQuery.nanos(query.to()) - from;
-        long stepNanos = step == null ? niceStep(range) : step.toNanos();
+        long to = ViewQuery.nanos(query.to());
+        long stepNanos = step == null ? niceStep(to - from) : step.toNanos();
         if (stepNanos <= 0) {
             throw ViewQuery.bad("step must be positive, got " + step);
         }
-        long steps = (range + stepNanos - 1) / stepNanos;
+        // steps on multiples of the step since the epoch: whole rollups then fill whole steps
+        long origin = Math.floorDiv(from, stepNanos) * stepNanos;
+        long steps = (to - origin + stepNanos - 1) / stepNanos;
         if (steps > MAX_STEPS) {
             throw ViewQuery.bad("the range makes " + steps + " steps of " + Duration.ofNanos(stepNanos)
                     + "; at most " + MAX_STEPS + ": widen step or narrow from/to");
         }
-        return Timeline.of(views.profile(query), from, stepNanos, (int) steps, by);
+        return Timeline.of(views.profile(query, TimeGrid.aligned(from, to, stepNanos)), by);
     }
 
     private static long niceStep(long rangeNanos) {

@@ -37,9 +37,13 @@ public class ProfileViewsController {
     public record ProjectList(List<String> projects) {
     }
 
-    /** A chunk listing, the range it covers and its chunks. */
+    /**
+     * A chunk listing, the range it covers and its chunks; {@code truncated} when the range holds more than
+     * {@code relay.views.max-chunks} and the listing stopped there.
+     */
     @JsonInclude(JsonInclude.Include.ALWAYS)
-    public record ChunkList(long project, String from, String to, List<ProfileViews.ChunkSummary> chunks) {
+    public record ChunkList(long project, String from, String to, List<ProfileViews.ChunkSummary> chunks,
+                            boolean truncated) {
     }
 
     @Get(produces = MediaType.APPLICATION_JSON)
@@ -54,8 +58,10 @@ public class ProfileViewsController {
                                       @Nullable @QueryValue String platform, @Nullable @QueryValue String release,
                                       @Nullable @QueryValue String environment) {
         ViewQuery query = ViewQuery.parse(project, from, to, profilerId, platform, release, null, null, null,
-                Instant.now()).withEnvironment(environment);
-        return new ChunkList(query.project(), query.from().toString(), query.to().toString(), views.chunks(query));
+                Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS)).withEnvironment(environment);
+        ProfileViews.ChunkListing listing = views.chunks(query);
+        return new ChunkList(query.project(), query.from().toString(), query.to().toString(), listing.chunks(),
+                listing.truncated());
     }
 
     @Get(uri = "/{project}/profile")

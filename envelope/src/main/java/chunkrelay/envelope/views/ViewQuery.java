@@ -85,7 +85,8 @@ public record ViewQuery(long project, Instant from, Instant to, String profilerI
     }
 
     public ViewFilter filter() {
-        return new ViewFilter(nanos(from), nanos(to), profilerId, threadId, traceId, spanId);
+        return new ViewFilter(nanos(from), nanos(to), profilerId, threadId, traceId, spanId, platform, release,
+                environment);
     }
 
     /**
@@ -95,7 +96,8 @@ public record ViewQuery(long project, Instant from, Instant to, String profilerI
     static ViewQuery of(String project, HttpParameters parameters) {
         return parse(project, parameters.get("from"), parameters.get("to"), parameters.get("profiler_id"),
                 parameters.get("platform"), parameters.get("release"), parameters.get("thread_id"),
-                parameters.get("trace_id"), parameters.get("span_id"), Instant.now())
+                parameters.get("trace_id"), parameters.get("span_id"),
+                Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS))
                 .withEnvironment(parameters.get("environment"));
     }
 

@@ -15,8 +15,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 class ProjectRateLimiterTest {
     private final AtomicLong clock = new AtomicLong(TimeUnit.HOURS.toNanos(5));
     private final ProjectRegistry projects = new ProjectRegistry(List.of(
-            new ProjectConfig("1", null, null, new ProjectConfig.RateLimits(3L, null)),
-            new ProjectConfig("2", null, null, new ProjectConfig.RateLimits(null, 100L))));
+            new ProjectConfig("1", null, null, new ProjectConfig.RateLimits(3L, null), null),
+            new ProjectConfig("2", null, null, new ProjectConfig.RateLimits(null, 100L), null)));
     private final ProjectRateLimiter limiter = new ProjectRateLimiter(projects, new SimpleMeterRegistry(), clock::get);
 
     @Test

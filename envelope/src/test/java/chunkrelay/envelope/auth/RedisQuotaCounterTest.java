@@ -38,8 +38,8 @@ class RedisQuotaCounterTest {
     private final AtomicLong clock = new AtomicLong((System.currentTimeMillis() / 60_000 + 2) * 60_000 + 20_500);
     private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
     private final ProjectRegistry projects = new ProjectRegistry(List.of(
-            new ProjectConfig("1", null, null, new ProjectConfig.RateLimits(3L, null)),
-            new ProjectConfig("2", null, null, new ProjectConfig.RateLimits(2L, 100L))));
+            new ProjectConfig("1", null, null, new ProjectConfig.RateLimits(3L, null), null),
+            new ProjectConfig("2", null, null, new ProjectConfig.RateLimits(2L, 100L), null)));
     private RedisQuotaCounter counter;
 
     @BeforeAll

@@ -79,10 +79,10 @@ class EnvelopeFuzzTest {
                 1, false);
         SpanIntake spans = new SpanIntake(new SpanIndex(links, meters), new SpanLog(null, links, meters), links, meters);
         EnvelopeIngest defaults = new EnvelopeIngest(defaultLimits, projects, pipeline, meters,
-                new ChunkMemoryBudget(defaultLimits, CAPACITY), unlimited, noUpstream, spans);
+                new ChunkMemoryBudget(defaultLimits, CAPACITY), unlimited, noUpstream, spans, CAPACITY);
         RelayLimits smallLimits = new RelayLimits(1 << 20, 64 << 10, 4 << 10, 1 << 20);
         EnvelopeIngest small = new EnvelopeIngest(smallLimits, projects, pipeline, meters,
-                new ChunkMemoryBudget(smallLimits, CAPACITY), unlimited, noUpstream, spans);
+                new ChunkMemoryBudget(smallLimits, CAPACITY), unlimited, noUpstream, spans, CAPACITY);
         ContentDecoding decoding = new ContentDecoding(smallLimits, meters);
         EnvelopeMutator mutator = new EnvelopeMutator(SEED);
         Random random = mutator.random();

@@ -80,6 +80,7 @@ class ArchiveReadinessTest implements TestPropertyProvider {
             assertEquals(200, get("/health/liveness").statusCode());
             RelayClient.Answer refused = client.post("/api/3/envelope/", envelope, "X-Sentry-Auth", AUTH);
             assertEquals(503, refused.status(), refused.raw());
+            assertEquals("5", refused.header("Retry-After"), "the SDK is told when to come back");
         } finally {
             s3.restart();
         }

@@ -1,6 +1,10 @@
 package chunkrelay.envelope.ops;
 
 import chunkrelay.envelope.Application;
+import chunkrelay.envelope.archive.S3StorageConfig;
+import chunkrelay.envelope.forward.OtlpConfig;
+import chunkrelay.storage.ArchiveSettings;
+import chunkrelay.translate.export.OtlpExportSettings;
 import io.micronaut.context.annotation.ConfigurationProperties;
 import io.micronaut.context.annotation.EachProperty;
 import io.micronaut.context.annotation.Parameter;
@@ -15,6 +19,7 @@ import java.io.IOException;
 import java.lang.reflect.AnnotatedElement;
 import java.lang.reflect.Executable;
 import java.lang.reflect.RecordComponent;
+import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,7 +45,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * from the README, every relative link resolves (anchors included), and the keys of {@code docs/configuration.md}
  * are exactly the {@code relay.*} keys the relay reads, as its compiled classes declare them
  * ({@code @ConfigurationProperties}, {@code @EachProperty}, {@code @Value}, {@code @Property},
- * {@code @Requires(property)}), and its {@code micronaut.*} keys are ones the relay's {@code application.yml} sets.
+ * {@code @Requires(property)}), its {@code micronaut.*} keys are ones the relay's {@code application.yml} sets, and
+ * each documented default is the code's ({@link CodeDefaults}).
  */
 class ConfigurationDocsTest {
     private static final Path ROOT = repositoryRoot();
@@ -52,12 +58,26 @@ class ConfigurationDocsTest {
     private static final Map<String, String> UNDOCUMENTED = Map.of(
             "relay.benchmark.discard-endpoint", "the benchmark's floor, not for operators; docs/performance.md says it");
 
+    /** Keys whose documented default is said in words, not as the code's value, each with its reason. */
+    private static final Map<String, String> DEFAULTS_IN_WORDS = Map.of(
+            "relay.projects.*.keys", "none: no key is configured, so the project takes any well-formed key",
+            "relay.projects.*.service-name", "a rule (from the chunk's release), not a value",
+            "relay.projects.*.rate-limits.chunks-per-minute", "unlimited: no limit is configured",
+            "relay.projects.*.rate-limits.bytes-per-minute", "unlimited: no limit is configured",
+            "relay.projects.*.retention", "the value of relay.storage.retention, named by its key",
+            "relay.storage.s3.endpoint", "AWS's endpoint of the region, chosen by the AWS SDK",
+            "relay.storage.s3.access-key", "the AWS default credentials chain, not a value",
+            "relay.storage.s3.secret-key", "the AWS default credentials chain, not a value",
+            "relay.otlp.endpoint", "off: an empty endpoint turns forwarding off",
+            "relay.otlp.headers.*", "none: a map with no entries");
+
     private static final Pattern LINK = Pattern.compile("\\]\\(([^)\\s]+)\\)");
     private static final Pattern HEADING = Pattern.compile("(?m)^#{1,6} (.+)$");
     private static final Pattern FENCE = Pattern.compile("(?ms)^```.*?^```");
     private static final Pattern TICKED = Pattern.compile("`([^`]+)`");
     private static final Pattern PLACEHOLDER = Pattern.compile("<[^>]+>");
     private static final Pattern PROPERTY_REFERENCE = Pattern.compile("\\$\\{([a-z0-9.-]+)");
+    private static final Pattern LEADING_VALUE = Pattern.compile("^`([^`]*)`");
     private static final Pattern KEY_MENTION = Pattern.compile("(?<![a-z0-9_./-])relay\\.[a-z0-9<>*.-]*[a-z0-9>*]");
 
     @Test
@@ -150,6 +170,45 @@ class ConfigurationDocsTest {
             assertTrue(row.getValue().contains("`" + variable + "`"), row.getKey() + " should name " + variable
                     + " in its env column: " + row.getValue());
         }
+    }
+
+    /**
+     * A documented default is the code's: its leading {@code `value`} (or the word "empty", for "") is compared with
+     * {@link CodeDefaults}; a default said only in words must be listed in {@link #DEFAULTS_IN_WORDS}.
+     */
+    @Test
+    void eachDocumentedDefaultIsTheCodesDefault() throws Exception {
+        Map<String, Object> yml = new TreeMap<>();
+        yml.putAll(applicationYml("relay"));
+        yml.putAll(applicationYml("micronaut"));
+        Map<String, String> code = CodeDefaults.of(relayClasses(), ConfigurationDocsTest::prefix, yml);
+        code.putAll(CodeDefaults.ofSettings("relay.otlp", OtlpConfig.class,
+                OtlpExportSettings.builder(URI.create("http://collector:4318")).build(),
+                Map.of("maxRequestSize", "maxRequestBytes")));
+        code.putAll(CodeDefaults.ofSettings("relay.storage.s3", S3StorageConfig.class, ArchiveSettings.defaults(),
+                Map.of()));
+        assertEquals("5s", code.get("relay.upstream.client-report-interval"), "the code's defaults: " + code);
+        List<String> wrong = new ArrayList<>();
+        for (Map.Entry<String, String> row : documentedRows(2).entrySet()) {
+            String key = row.getKey();
+            String cell = row.getValue().trim();
+            Matcher ticked = LEADING_VALUE.matcher(cell);
+            String documented = ticked.find() ? ticked.group(1) : cell.startsWith("empty") ? "" : null;
+            if (DEFAULTS_IN_WORDS.containsKey(key)) {
+                continue;
+            } else if (documented == null) {
+                wrong.add(key + ": its default \"" + cell + "\" has no leading `value` and is not listed in "
+                        + "DEFAULTS_IN_WORDS");
+            } else if (!code.containsKey(key)) {
+                wrong.add(key + ": documented default `" + documented + "`, but the code gives none");
+            } else if (!documented.equals(code.get(key))) {
+                wrong.add(key + ": documented default `" + documented + "`, the code's is `" + code.get(key) + "`");
+            }
+        }
+        assertEquals(List.of(), wrong, "defaults in docs/configuration.md that are not the code's");
+        Set<String> stale = new TreeSet<>(DEFAULTS_IN_WORDS.keySet());
+        stale.removeAll(documentedRows(2).keySet());
+        assertEquals(Set.of(), stale, "listed as said in words, but not documented");
     }
 
     @Test
@@ -258,26 +317,36 @@ class ConfigurationDocsTest {
 
     /** The leaf keys under {@code root} of the relay's own application.yml, flattened. */
     private static Set<String> applicationYmlKeys(String root) throws IOException {
-        Set<String> keys = new TreeSet<>();
+        return new TreeSet<>(applicationYml(root).keySet());
+    }
+
+    /** The leaves under {@code root} of the relay's own application.yml, by flattened key. */
+    private static Map<String, Object> applicationYml(String root) throws IOException {
+        Map<String, Object> leaves = new TreeMap<>();
         try (var in = Application.class.getResourceAsStream("/application.yml")) {
             assertNotNull(in);
             Map<String, Object> yaml = new Yaml().load(in);
-            flatten(root, yaml.get(root), keys);
+            flatten(root, yaml.get(root), leaves);
         }
-        return keys;
+        return leaves;
     }
 
     @SuppressWarnings("unchecked")
-    private static void flatten(String key, Object node, Set<String> keys) {
+    private static void flatten(String key, Object node, Map<String, Object> leaves) {
         if (node instanceof Map<?, ?> map) {
-            ((Map<String, Object>) map).forEach((name, child) -> flatten(key + "." + name, child, keys));
+            ((Map<String, Object>) map).forEach((name, child) -> flatten(key + "." + name, child, leaves));
         } else {
-            keys.add(key);
+            leaves.put(key, node);
         }
     }
 
     /** The reference's keys ({@code <id>}, {@code <name>} read as {@code *}) and each one's env column. */
     private static Map<String, String> documentedKeys() throws IOException {
+        return documentedRows(3);
+    }
+
+    /** The reference's keys and each one's cell of {@code column} (1 key, 2 default, 3 env). */
+    private static Map<String, String> documentedRows(int column) throws IOException {
         Map<String, String> keys = new TreeMap<>();
         boolean inTable = false;
         for (String line : Files.readAllLines(REFERENCE)) {
@@ -294,7 +363,7 @@ class ConfigurationDocsTest {
                 assertFalse(key.find(), "one key per row: " + line);
                 assertTrue(name.startsWith("relay.") || name.startsWith("micronaut."), "not a key: " + line);
                 assertFalse(keys.containsKey(name), name + " is documented twice");
-                keys.put(name, cells[3]);
+                keys.put(name, cells[column]);
             }
         }
         return keys;

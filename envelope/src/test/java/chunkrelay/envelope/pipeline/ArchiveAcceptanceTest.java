@@ -43,8 +43,10 @@ class ArchiveAcceptanceTest {
             postAll(relay.client(), Fixtures.sdkRequests());
 
             List<RecordedChunk> recorded = Fixtures.sdkChunks();
-            Map<String, String> objects = relay.objects();
+            Map<String, String> objects = relay.chunkObjects();
             assertEquals(2 * recorded.size(), objects.size(), "objects: " + objects.keySet());
+            assertTrue(relay.objects().keySet().stream().filter(key -> key.startsWith("index/1/")).count()
+                    >= recorded.size(), "every chunk in the index by time");
             Map<String, Set<String>> suffixesByStem = objects.keySet().stream().collect(Collectors.groupingBy(
                     key -> key.substring(0, key.indexOf('.')),
                     Collectors.mapping(key -> key.substring(key.indexOf('.')), Collectors.toCollection(TreeSet::new))));
@@ -73,8 +75,8 @@ class ArchiveAcceptanceTest {
             Map<String, String> first;
             try (RunningRelay relay = RunningRelay.start(s3, Map.of())) {
                 postAll(relay.client(), Fixtures.sdkRequests());
-                first = relay.objects();
-                assertEquals(2 * Fixtures.sdkChunks().size(), first.size());
+                first = relay.chunkObjects();
+                assertEquals(2 * Fixtures.sdkChunks().size(), relay.chunkObjects().size());
 
                 postAll(relay.client(), Fixtures.sdkRequests());
                 ExecutorService clients = Executors.newFixedThreadPool(8);
@@ -89,12 +91,12 @@ class ArchiveAcceptanceTest {
                 } finally {
                     clients.shutdownNow();
                 }
-                assertEquals(first, relay.objects());
+                assertEquals(first, relay.chunkObjects());
             }
             // a relay that has not seen them (no recent-chunk cache) finds them archived through S3 itself
             try (RunningRelay fresh = RunningRelay.start(s3, Map.of())) {
                 postAll(fresh.client(), Fixtures.sdkRequests());
-                assertEquals(first, fresh.objects());
+                assertEquals(first, fresh.chunkObjects());
             }
         }
     }
@@ -105,8 +107,8 @@ class ArchiveAcceptanceTest {
         try (EmbeddedS3Server s3 = EmbeddedS3Server.inMemory();
              RunningRelay relay = RunningRelay.start(s3, Map.of("relay.storage.deadline", deadline.toMillis() + "ms"))) {
             postAll(relay.client(), List.of(Fixtures.sdkRequest("java-8.43.0/001")));
-            Map<String, String> before = relay.objects();
-            assertEquals(2, before.size());
+            Map<String, String> before = relay.chunkObjects();
+            assertEquals(2, relay.chunkObjects().size());
 
             SdkRequest node = Fixtures.sdkRequest("node-11.1.0/003");
             s3.stop();
@@ -120,9 +122,9 @@ class ArchiveAcceptanceTest {
             assertTrue(millis < deadline.toMillis() + 1500, "answered after " + millis + " ms");
 
             s3.restart();
-            assertEquals(before, relay.objects(), "nothing half-written under the final keys");
+            assertEquals(before, relay.chunkObjects(), "nothing half-written under the final keys");
             postAll(relay.client(), List.of(node));
-            Map<String, String> after = relay.objects();
+            Map<String, String> after = relay.chunkObjects();
             assertEquals(4, after.size());
             assertEquals(2, after.keySet().stream().filter(key -> key.contains("a1552b44ba7c4b90b4479d8294a8c99f"))
                     .count());

@@ -4,7 +4,6 @@ import chunkrelay.chunk.fixtures.Fixtures;
 import chunkrelay.chunk.fixtures.RecordedChunk;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -15,7 +14,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The end-to-end checks, run on chunks recorded from real SDKs, pass and fail where they should. */
-@Tag("external")
 class ProfileChunkAssertionsTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();

@@ -43,7 +43,9 @@ public final class ForkedRelay implements AutoCloseable {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx" + heapMib + "m", "-Dmicronaut.server.port=" + port,
-                "-Drelay.storage.embedded.directory=" + work.resolve("archive")));
+                "-Drelay.storage.embedded.directory=" + work.resolve("archive"),
+                // a build machine may have less than the default 1 GiB free
+                "-Drelay.storage.embedded.min-free-disk=0"));
         for (String property : systemProperties) {
             command.add("-D" + property);
         }

@@ -107,6 +107,9 @@ public final class OtlpReceiver implements AutoCloseable {
 
     private void handle(HttpExchange exchange) throws IOException {
         try (exchange) {
+            // the answer is the one configured when the request arrived: a test that sees an attempt and then
+            // changes the answer changes it for the next request, not for the one it saw
+            int answer = status;
             attempts.incrementAndGet();
             String encoding = exchange.getRequestHeaders().getFirst("Content-Encoding");
             byte[] body;
@@ -122,7 +125,6 @@ public final class OtlpReceiver implements AutoCloseable {
                 exchange.sendResponseHeaders(400, -1);
                 return;
             }
-            int answer = status;
             if (answer >= 200 && answer < 300) {
                 synchronized (this) {
                     received.add(new Received(encoding, body, request));

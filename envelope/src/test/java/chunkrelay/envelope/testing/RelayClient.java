@@ -62,6 +62,14 @@ public final class RelayClient {
         if (headers.length > 0) {
             request.headers(headers);
         }
+        return exchange(request);
+    }
+
+    public Answer get(String pathAndQuery) {
+        return exchange(HttpRequest.newBuilder(base.resolve(pathAndQuery)).timeout(Duration.ofSeconds(60)).GET());
+    }
+
+    private Answer exchange(HttpRequest.Builder request) {
         try {
             HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
             String raw = response.body();

@@ -1,5 +1,6 @@
 package chunkrelay.envelope.testing;
 
+import chunkrelay.envelope.retention.ArchiveRetention;
 import chunkrelay.retry.TestClock;
 import chunkrelay.storage.ArchiveSettings;
 import chunkrelay.storage.ArchivedChunk;
@@ -76,9 +77,20 @@ public final class RunningRelay implements AutoCloseable {
         return bean(ChunkArchive.class);
     }
 
-    /** Every object in the bucket, key to ETag, read with a client of its own. */
+    /**
+     * Every object in the bucket but the retention sweep's lease (which each relay writes at start, and which no test
+     * of what the relay archives counts), key to ETag, read with a client of its own.
+     */
     public Map<String, String> objects() {
         return objects(s3);
+    }
+
+    /** The chunks' objects only: every object but the index by time, its late queue and the rollups. */
+    public Map<String, String> chunkObjects() {
+        Map<String, String> chunks = new TreeMap<>(objects());
+        chunks.keySet().removeIf(key -> key.startsWith("index/") || key.startsWith("late/")
+                || key.startsWith("rollups/"));
+        return chunks;
     }
 
     public static Map<String, String> objects(EmbeddedS3Server s3) {
@@ -89,7 +101,9 @@ public final class RunningRelay implements AutoCloseable {
                 .build()) {
             Map<String, String> objects = new TreeMap<>();
             for (S3Object object : client.listObjectsV2Paginator(b -> b.bucket(BUCKET)).contents()) {
-                objects.put(object.key(), object.eTag());
+                if (!object.key().startsWith(ArchiveRetention.LEASE)) {
+                    objects.put(object.key(), object.eTag());
+                }
             }
             return objects;
         }

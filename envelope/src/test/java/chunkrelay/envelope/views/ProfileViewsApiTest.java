@@ -126,7 +126,7 @@ class ProfileViewsApiTest {
             ExportProfilesServiceRequest otlp = ExportProfilesServiceRequest.parseFrom(
                     get(base, "/api/v1/projects/1/profile?" + RANGE + "&format=otlp").body());
             assertEquals(pprofSamples, otlp.getResourceProfiles(0).getScopeProfiles(0).getProfiles(0).getSamplesList()
-                    .stream().mapToLong(s -> s.getTimestampsUnixNanoCount()).sum());
+                    .stream().mapToLong(s -> s.getValues(0)).sum(), "the OTLP export's samples are counts");
             JsonNode speedscope = json(get(base, "/api/v1/projects/1/profile?" + RANGE + "&format=speedscope"));
             assertEquals("https://www.speedscope.app/file-format-schema.json", speedscope.path("$schema").asText());
             String collapsed = new String(get(base, "/api/v1/projects/1/profile?" + RANGE + "&format=collapsed"
@@ -175,8 +175,9 @@ class ProfileViewsApiTest {
             replayAll(relay);
             HttpResponse<byte[]> refused = get(relay.uri(), "/api/v1/projects/1/profile?" + RANGE);
             assertEquals(400, refused.statusCode());
-            assertEquals("the range holds more than 2 chunks (relay.views.max-chunks); narrow from/to or filter by"
-                    + " profiler_id", json(refused).path("detail").asText());
+            assertEquals("the range needs more than 2 chunks read whole (relay.views.max-chunks): those at its edges,"
+                    + " in minutes not rolled up yet, or all of them for a trace or span filter; narrow from/to or"
+                    + " filter by profiler_id", json(refused).path("detail").asText());
             assertEquals(200, get(relay.uri(), "/api/v1/projects/1/profile?" + RANGE + "&platform=java")
                     .statusCode(), "two chunks pass");
         }

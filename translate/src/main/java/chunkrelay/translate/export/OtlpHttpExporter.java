@@ -1,6 +1,7 @@
 package chunkrelay.translate.export;
 
 import chunkrelay.retry.Backoff;
+import chunkrelay.retry.RetryAfter;
 import chunkrelay.retry.Sleeper;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.UnknownFieldSet;
@@ -282,7 +283,7 @@ public final class OtlpHttpExporter {
         byte[] body = decodeResponse(response, response.body());
         boolean retryable = status == 429 || status == 502 || status == 503 || status == 504;
         Optional<Duration> retryAfter = retryable
-                ? RetryAfter.parse(response.headers().firstValue("Retry-After"), clock)
+                ? RetryAfter.parse(response.headers().firstValue("Retry-After").orElse(null), clock.instant())
                 : Optional.empty();
         String reason = status >= 200 && status < 300 ? "" : "HTTP " + status + describe(response, body);
         return new Attempt(status, retryable, reason, body, retryAfter);

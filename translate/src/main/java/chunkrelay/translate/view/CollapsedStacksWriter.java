@@ -23,7 +23,7 @@ public final class CollapsedStacksWriter {
             if (line == null) {
                 line = stackLines[group.stack()] = collapsed(profile, profile.stacks().get(group.stack()));
             }
-            counts.merge(line, (long) group.timestamps().length, Long::sum);
+            counts.merge(line, group.count(), Long::sum);
         }
         for (Map.Entry<String, Long> entry : counts.entrySet()) {
             out.write(entry.getKey());

@@ -3,11 +3,18 @@ package chunkrelay.translate.view;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
- * One profile merged from the OTLP forms of several chunks: functions, locations and stacks deduplicated across
- * chunks, threads keyed by (profiler, thread id), and one {@link SampleGroup} per (stack, thread, link) holding the
- * timestamps of its samples. Built by {@link ProfileMerger}; read by the writers.
+ * One profile merged from the OTLP forms of chunks or from rollups of them: functions, locations and stacks
+ * deduplicated, threads keyed by profiler and thread (and, in a rollup, the chunk attributes the filters need), and
+ * one {@link SampleGroup} per (stack, thread, link, period) holding how many samples it has and when the first and
+ * last of them were taken. Sums of counts, minima and maxima are associative, so a profile merged from rollups
+ * equals the one merged from the chunks they hold; per-sample timestamps are not kept, which is what lets a week's
+ * answer fit in memory. Optionally it counts samples per thread on a {@link TimeGrid}, for timelines. Built by
+ * {@link ProfileMerger}, in canonical order (tables sorted by content), so that every writer's output depends on
+ * what was merged and not on the order it was merged in; read by the writers.
  */
 public final class MergedProfile {
     /**
@@ -28,8 +35,15 @@ public final class MergedProfile {
     public record Location(long address, List<Line> lines) {
     }
 
-    /** A thread of one profiler. */
-    public record Thread(String profilerId, String threadId, String name) {
+    /**
+     * A thread of one profiler; in a rollup also the chunk attributes of the chunks its samples came from (null in
+     * answers, which do not split a thread by them).
+     */
+    public record Thread(String profilerId, String threadId, String name, ChunkAttributes chunk) {
+        public Thread(String profilerId, String threadId, String name) {
+            this(profilerId, threadId, name, null);
+        }
+
         /** A label for people: the name, with the id when there is one. */
         public String label() {
             return name == null ? "thread " + threadId : name + " (" + threadId + ")";
@@ -41,11 +55,15 @@ public final class MergedProfile {
     }
 
     /**
-     * Samples of one stack on one thread with one link (-1 for none), and their timestamps (Unix nanoseconds).
+     * Samples of one stack on one thread with one link (-1 for none).
      *
-     * @param periodNanos the sampling period of the chunk they came from, which one sample stands for
+     * @param periodNanos the sampling period of the chunks they came from, which one sample stands for
+     * @param count       how many samples
+     * @param firstNanos  the earliest sample's time (Unix nanoseconds)
+     * @param lastNanos   the latest sample's time
      */
-    public record SampleGroup(int stack, int thread, int link, long periodNanos, long[] timestamps) {
+    public record SampleGroup(int stack, int thread, int link, long periodNanos, long count, long firstNanos,
+                              long lastNanos) {
     }
 
     final List<Function> functions = new ArrayList<>();
@@ -55,10 +73,14 @@ public final class MergedProfile {
     final List<Thread> threads = new ArrayList<>();
     final List<Link> links = new ArrayList<>();
     final List<SampleGroup> samples = new ArrayList<>();
+    /** Per thread, samples per step of {@link #grid}; empty without a grid. */
+    final List<long[]> stepCounts = new ArrayList<>();
+    /** Chunks counted (those whose first sample lies in the merged range), by their attributes. */
+    final Map<ChunkAttributes, Long> chunkCounts = new TreeMap<>();
+    TimeGrid grid;
     long periodNanos;
     long startNanos = Long.MAX_VALUE;
     long endNanos = Long.MIN_VALUE;
-    int chunks;
     /** The location of the {@link #NO_STACK} frame, -1 while no sample needed it. */
     int noStackLocation = -1;
 
@@ -89,6 +111,21 @@ public final class MergedProfile {
         return Collections.unmodifiableList(samples);
     }
 
+    /** The grid the step counts are on; null when none was asked for. */
+    public TimeGrid grid() {
+        return grid;
+    }
+
+    /** A thread's samples per step of {@link #grid()} (a copy is not made: do not change it). */
+    public long[] stepCounts(int thread) {
+        return stepCounts.get(thread);
+    }
+
+    /** The chunks counted, by their attributes (a chunk counts where its first sample lies). */
+    public Map<ChunkAttributes, Long> chunkCounts() {
+        return Collections.unmodifiableMap(chunkCounts);
+    }
+
     /** The largest sampling period of the merged chunks (pprof's merge rule). */
     public long periodNanos() {
         return periodNanos;
@@ -109,8 +146,8 @@ public final class MergedProfile {
      * export writes such samples with their original empty stack.
      */
     public boolean isNoStack(int stack) {
-        int[] locations = stacks.get(stack);
-        return locations.length == 1 && locations[0] == noStackLocation;
+        int[] stackLocations = stacks.get(stack);
+        return stackLocations.length == 1 && stackLocations[0] == noStackLocation;
     }
 
     /** Whether a location is the {@link #NO_STACK} frame's. */
@@ -123,14 +160,19 @@ public final class MergedProfile {
         return noStackLocation >= 0 && locations.get(noStackLocation).lines().get(0).function() == function;
     }
 
+    /** The chunks whose first sample lies in the merged range and that pass the chunk filters. */
     public int chunks() {
-        return chunks;
+        long count = 0;
+        for (long chunksOfAttributes : chunkCounts.values()) {
+            count += chunksOfAttributes;
+        }
+        return (int) Math.min(Integer.MAX_VALUE, count);
     }
 
     public long sampleCount() {
         long count = 0;
         for (SampleGroup group : samples) {
-            count += group.timestamps().length;
+            count += group.count();
         }
         return count;
     }

@@ -30,7 +30,7 @@ import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 /**
- * A {@link MergedProfile} as one OTLP profiles request: one profile with every merged sample (its timestamps,
+ * A {@link MergedProfile} as one OTLP profiles request: one profile with every merged sample (its count,
  * thread attributes and link), the dictionary rebuilt without orphans; the resource names the profiler when the range
  * holds one, and each sample names its profiler when it holds several.
  */
@@ -106,11 +106,12 @@ public final class OtlpViewWriter {
                         .setTraceId(ByteString.copyFrom(HexFormat.of().parseHex(link.traceId())))
                         .setSpanId(ByteString.copyFrom(HexFormat.of().parseHex(link.spanId()))).build()));
             }
+            long count = 0;
             for (MergedProfile.SampleGroup part : same) {
-                for (long timestamp : part.timestamps()) {
-                    sample.addTimestampsUnixNano(timestamp);
-                }
+                count += part.count();
             }
+            // merged samples are counts (OTLP's aggregated form): a range's answer keeps no per-sample times
+            sample.addValues(count);
             otlpProfile.addSamples(sample);
         }
         Resource.Builder resource = Resource.newBuilder();

@@ -67,7 +67,7 @@ public final class PprofWriter {
             for (int location : profile.stacks().get(group.stack())) {
                 sample.addLocationId(location + 1L);
             }
-            long count = group.timestamps().length;
+            long count = group.count();
             sample.addValue(count).addValue(count * group.periodNanos());
             MergedProfile.Thread thread = profile.threads().get(group.thread());
             label(sample, strings, "thread.id", thread.threadId());

@@ -91,7 +91,7 @@ public final class ProfileDiff {
                               Map<List<RootFirstFrames.Frame>, long[]> stackCounts) {
         long[] perStack = new long[profile.stacks().size()];
         for (MergedProfile.SampleGroup group : profile.samples()) {
-            perStack[group.stack()] += group.timestamps().length;
+            perStack[group.stack()] += group.count();
         }
         for (int stack = 0; stack < perStack.length; stack++) {
             long samples = perStack[stack];

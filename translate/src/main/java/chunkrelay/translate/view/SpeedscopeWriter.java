@@ -7,16 +7,16 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Writes a {@link MergedProfile} in speedscope's file format: frames shared by all profiles (one per function and
- * line), one {@code sampled} profile per thread named after it, its samples in time order (speedscope's time-order
- * view), root first, each weighing the sampling period of its chunk in nanoseconds.
+ * line), one {@code sampled} profile per thread named after it, one entry per stack (root first, in the profile's canonical
+ * order) weighing its samples' time in nanoseconds: speedscope's left-heavy and sandwich views; a range's answer has
+ * no sample times for its time-order view.
  */
 public final class SpeedscopeWriter {
     public static final String SCHEMA = "https://www.speedscope.app/file-format-schema.json";
@@ -72,7 +72,7 @@ public final class SpeedscopeWriter {
         int busiest = 0;
         long most = -1;
         for (int t = 0; t < byThread.size(); t++) {
-            long count = byThread.get(t).stream().mapToLong(g -> g.timestamps().length).sum();
+            long count = byThread.get(t).stream().mapToLong(MergedProfile.SampleGroup::count).sum();
             if (count > most) {
                 most = count;
                 busiest = t;
@@ -81,44 +81,44 @@ public final class SpeedscopeWriter {
         return busiest;
     }
 
+    /**
+     * One thread as a sampled profile: one entry per stack (a range's answer keeps counts, not sample times), its
+     * weight the samples' time in nanoseconds, and beside the weights {@code counts}, the number of samples of each
+     * entry (not part of speedscope's format, which ignores it; the page reads it).
+     */
     private static void writeThread(JsonGenerator json, MergedProfile.Thread thread,
                                     List<MergedProfile.SampleGroup> groups, List<int[]> stackFrames)
             throws IOException {
-        int count = 0;
+        Map<Integer, long[]> byStack = new TreeMap<>();
+        long start = Long.MAX_VALUE;
+        long end = Long.MIN_VALUE;
         for (MergedProfile.SampleGroup group : groups) {
-            count += group.timestamps().length;
+            long[] entry = byStack.computeIfAbsent(group.stack(), s -> new long[2]);
+            entry[0] += group.count() * group.periodNanos();
+            entry[1] += group.count();
+            start = Math.min(start, group.firstNanos());
+            end = Math.max(end, group.lastNanos() + group.periodNanos());
         }
-        long[] times = new long[count];
-        int[] groupOf = new int[count];
-        int i = 0;
-        for (int g = 0; g < groups.size(); g++) {
-            for (long timestamp : groups.get(g).timestamps()) {
-                times[i] = timestamp;
-                groupOf[i++] = g;
-            }
-        }
-        Integer[] order = new Integer[count];
-        for (int s = 0; s < count; s++) {
-            order[s] = s;
-        }
-        Arrays.sort(order, Comparator.comparingLong(s -> times[s]));
-        long start = count == 0 ? 0 : times[order[0]];
-        long end = count == 0 ? 0 : times[order[count - 1]] + groups.get(groupOf[order[count - 1]]).periodNanos();
         json.writeStartObject();
         json.writeStringField("type", "sampled");
         json.writeStringField("name", thread.label());
         json.writeStringField("unit", "nanoseconds");
-        json.writeNumberField("startValue", start);
-        json.writeNumberField("endValue", end);
+        json.writeNumberField("startValue", byStack.isEmpty() ? 0 : start);
+        json.writeNumberField("endValue", byStack.isEmpty() ? 0 : end);
         json.writeArrayFieldStart("samples");
-        for (int s = 0; s < count; s++) {
-            int[] frames = stackFrames.get(groups.get(groupOf[order[s]]).stack());
+        for (int stack : byStack.keySet()) {
+            int[] frames = stackFrames.get(stack);
             json.writeArray(frames, 0, frames.length);
         }
         json.writeEndArray();
         json.writeArrayFieldStart("weights");
-        for (int s = 0; s < count; s++) {
-            json.writeNumber(groups.get(groupOf[order[s]]).periodNanos());
+        for (long[] entry : byStack.values()) {
+            json.writeNumber(entry[0]);
+        }
+        json.writeEndArray();
+        json.writeArrayFieldStart("counts");
+        for (long[] entry : byStack.values()) {
+            json.writeNumber(entry[1]);
         }
         json.writeEndArray();
         json.writeEndObject();

@@ -7,7 +7,8 @@ import java.util.Map;
 
 /**
  * Samples per time step of a {@link MergedProfile}, per thread or per profiler: when the profiled program was busy,
- * from the samples' timestamps alone (no span or event data needed).
+ * from the samples' times alone (no span or event data needed). The profile counts them on its {@link TimeGrid}
+ * while it is merged, from the chunks' sample times or from rollups' ticks.
  */
 public final class Timeline {
     /** What one series of a timeline counts. */
@@ -31,28 +32,25 @@ public final class Timeline {
     }
 
     /**
-     * Counts a profile's samples in {@code [fromNanos, fromNanos + steps × stepNanos)}; samples outside are not
-     * counted.
+     * The series of a profile merged on a grid: its threads' step counts, or their sums per profiler.
+     *
+     * @throws IllegalArgumentException when the profile was merged without a grid
      */
-    public static Result of(MergedProfile profile, long fromNanos, long stepNanos, int steps, By by) {
-        if (stepNanos <= 0 || steps <= 0) {
-            throw new IllegalArgumentException("a timeline needs a positive step and step count");
+    public static Result of(MergedProfile profile, By by) {
+        TimeGrid grid = profile.grid();
+        if (grid == null) {
+            throw new IllegalArgumentException("a timeline needs a profile merged on a time grid");
         }
         Map<String, long[]> counts = new LinkedHashMap<>();
         Map<String, MergedProfile.Thread> keyed = new LinkedHashMap<>();
-        String[] keyOfThread = new String[profile.threads().size()];
-        for (int t = 0; t < keyOfThread.length; t++) {
+        for (int t = 0; t < profile.threads().size(); t++) {
             MergedProfile.Thread thread = profile.threads().get(t);
-            keyOfThread[t] = by == By.THREAD ? thread.profilerId() + "/" + thread.threadId() : thread.profilerId();
-            keyed.putIfAbsent(keyOfThread[t], thread);
-        }
-        for (MergedProfile.SampleGroup group : profile.samples()) {
-            long[] series = counts.computeIfAbsent(keyOfThread[group.thread()], k -> new long[steps]);
-            for (long timestamp : group.timestamps()) {
-                long offset = timestamp - fromNanos;
-                if (offset >= 0 && offset / stepNanos < steps) {
-                    series[(int) (offset / stepNanos)]++;
-                }
+            String key = by == By.THREAD ? thread.profilerId() + "/" + thread.threadId() : thread.profilerId();
+            keyed.putIfAbsent(key, thread);
+            long[] series = counts.computeIfAbsent(key, k -> new long[grid.steps()]);
+            long[] steps = profile.stepCounts(t);
+            for (int step = 0; step < series.length; step++) {
+                series[step] += steps[step];
             }
         }
         List<Series> series = new ArrayList<>(counts.size());
@@ -62,6 +60,9 @@ public final class Timeline {
             for (long count : entry.getValue()) {
                 total += count;
             }
+            if (total == 0) {
+                continue;
+            }
             series.add(by == By.THREAD
                     ? new Series(thread.label(), thread.profilerId(), thread.threadId(), thread.name(), total,
                             entry.getValue())
@@ -69,6 +70,6 @@ public final class Timeline {
                             entry.getValue()));
         }
         series.sort((a, b) -> Long.compare(b.samples(), a.samples()));
-        return new Result(fromNanos, stepNanos, steps, List.copyOf(series));
+        return new Result(grid.originNanos(), grid.stepNanos(), grid.steps(), List.copyOf(series));
     }
 }

@@ -27,18 +27,16 @@ public final class TraceIndex {
     public static List<TraceSummary> of(MergedProfile profile) {
         Map<String, Map<String, long[]>> byTrace = new LinkedHashMap<>();
         for (MergedProfile.SampleGroup group : profile.samples()) {
-            if (group.link() < 0 || group.timestamps().length == 0) {
+            if (group.link() < 0 || group.count() == 0) {
                 continue;
             }
             MergedProfile.Link link = profile.links().get(group.link());
             // count, first, last
             long[] span = byTrace.computeIfAbsent(link.traceId(), t -> new LinkedHashMap<>())
                     .computeIfAbsent(link.spanId(), s -> new long[] {0, Long.MAX_VALUE, Long.MIN_VALUE});
-            for (long timestamp : group.timestamps()) {
-                span[0]++;
-                span[1] = Math.min(span[1], timestamp);
-                span[2] = Math.max(span[2], timestamp);
-            }
+            span[0] += group.count();
+            span[1] = Math.min(span[1], group.firstNanos());
+            span[2] = Math.max(span[2], group.lastNanos());
         }
         List<TraceSummary> traces = new ArrayList<>(byTrace.size());
         for (Map.Entry<String, Map<String, long[]>> trace : byTrace.entrySet()) {

@@ -1,0 +1,217 @@
+package chunkrelay.bench;
+
+import chunkrelay.chunk.ChunkItemHeader;
+import chunkrelay.chunk.ChunkOutcome;
+import chunkrelay.chunk.ChunkProcessor;
+import chunkrelay.chunk.ProfileChunk;
+import chunkrelay.envelope.pipeline.ArchivedMetadata;
+import chunkrelay.envelope.pipeline.RelayVersion;
+import chunkrelay.envelope.rollups.RollupBuilds;
+import chunkrelay.envelope.views.RangeReader;
+import chunkrelay.envelope.views.ViewsConfig;
+import chunkrelay.storage.ArchiveKey;
+import chunkrelay.storage.ArchiveSettings;
+import chunkrelay.storage.ChunkArchive;
+import chunkrelay.storage.ChunkTimeIndex;
+import chunkrelay.storage.EmbeddedS3Server;
+import chunkrelay.storage.ObjectStore;
+import chunkrelay.storage.RollupObjects;
+import chunkrelay.storage.RollupTier;
+import chunkrelay.translate.ChunkTranslator;
+import chunkrelay.translate.TranslationContext;
+import chunkrelay.translate.view.Rollup;
+import chunkrelay.translate.view.RollupCodec;
+import chunkrelay.translate.view.RollupShift;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * A fleet's archive as the relay keeps it by default (the embedded S3 server on the filesystem, reached in this
+ * process), filled without a relay: one hour of {@link FleetSyntheticChunks} from 20 profilers, through the relay's
+ * own normalisation, translation, OTLP object and index by time, its minute and hour rollups built by
+ * {@link RollupBuilds}; then more hours, and the days of a week, made of that hour's rollups moved in time.
+ */
+final class FleetArchive implements AutoCloseable {
+    static final String PROJECT = "1";
+    static final int PROFILERS = 20;
+    static final long MINUTE = ChunkTimeIndex.MINUTE_NANOS;
+    static final long HOUR = RollupTier.HOUR.bucketNanos();
+    static final long DAY = RollupTier.DAY.bucketNanos();
+    /** Chunk starts every 10 s per profiler, each profiler 50 ms after the one before: all within the hour. */
+    private static final long CADENCE = 10_000_000_000L;
+    private static final long STAGGER = 50_000_000L;
+    /** No cap on chunks read whole: the raw path must be able to read the hour. */
+    private static final ViewsConfig UNCAPPED = new ViewsConfig(true, "", Integer.MAX_VALUE);
+
+    private final EmbeddedS3Server s3;
+    private final ObjectStore store;
+    private final ObjectStore noRollupStore;
+    private final ChunkArchive archive;
+    private final ChunkTimeIndex index;
+    private final RollupObjects rollups;
+    private final RollupBuilds builds;
+    private final RollupBuilds noRollups;
+    /** The hour ingested (Unix nanoseconds). */
+    final long hour;
+
+    FleetArchive(Path directory, long hour) {
+        this.hour = hour;
+        s3 = EmbeddedS3Server.unsignedFilesystem(directory);
+        store = ObjectStore.inProcess(s3, ArchiveSettings.defaults().withBucket("fleet"));
+        // the raw path: the same chunks and index, rollups read from a bucket that has none
+        noRollupStore = ObjectStore.inProcess(s3, ArchiveSettings.defaults().withBucket("fleet-no-rollups"));
+        noRollupStore.storeObject("placeholder", new byte[0]);
+        archive = new ChunkArchive(store);
+        // a clock at the epoch: no minute has settled when its chunks are indexed, so none is late
+        index = new ChunkTimeIndex(store, Clock.fixed(Instant.EPOCH, ZoneOffset.UTC), Duration.ofSeconds(45),
+                Duration.ofSeconds(10));
+        rollups = new RollupObjects(store);
+        builds = new RollupBuilds(archive, index, rollups);
+        noRollups = new RollupBuilds(archive, index, new RollupObjects(noRollupStore));
+    }
+
+    /** The reader of the relay's views, with rollups or without any (every chunk read whole). */
+    RangeReader reader(boolean withRollups) {
+        return new RangeReader(archive, index, withRollups ? builds : noRollups, UNCAPPED);
+    }
+
+    /** Generates, translates and archives the hour's chunks on two threads; how many. */
+    int ingestHour() throws Exception {
+        ExecutorService threads = Executors.newFixedThreadPool(2);
+        try {
+            List<Future<Integer>> done = new ArrayList<>();
+            for (int half = 0; half < 2; half++) {
+                int first = half;
+                done.add(threads.submit(() -> {
+                    ChunkProcessor processor = new ChunkProcessor(ChunkProcessor.DEFAULT_MAX_CHUNK_BYTES);
+                    ChunkTranslator translator = new ChunkTranslator("chunk-relay", "bench");
+                    RelayVersion version = new RelayVersion();
+                    int count = 0;
+                    for (int p = first; p < PROFILERS; p += 2) {
+                        for (long start = hour + p * STAGGER; start + FleetSyntheticChunks.SPAN_NANOS < hour + HOUR;
+                             start += CADENCE) {
+                            archive(processor, translator, version, p, start);
+                            count++;
+                        }
+                    }
+                    return count;
+                }));
+            }
+            int chunks = 0;
+            for (Future<Integer> future : done) {
+                chunks += future.get();
+            }
+            return chunks;
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+
+    /** One chunk as the relay archives it: its OTLP form with the relay's metadata, then its index entries. */
+    private void archive(ChunkProcessor processor, ChunkTranslator translator, RelayVersion version, int profiler,
+                         long start) {
+        byte[] json = FleetSyntheticChunks.chunk(profiler, FleetSyntheticChunks.release(profiler, PROFILERS), start);
+        ChunkOutcome outcome = processor.process(json, new ChunkItemHeader(FleetSyntheticChunks.PLATFORM, null));
+        if (!(outcome instanceof ChunkOutcome.Accepted accepted)) {
+            throw new IllegalStateException("a synthetic chunk was rejected: " + outcome);
+        }
+        ProfileChunk chunk = accepted.chunk();
+        ArchiveKey key = ArchiveKey.of(PROJECT, Instant.ofEpochSecond(0, chunk.firstSampleNanos()),
+                chunk.profilerId().toHex(), chunk.chunkId().toHex());
+        archive.storeDerivedOtlp(key, translator.translate(chunk, TranslationContext.forProject(1)).toByteArray(),
+                ArchivedMetadata.of(chunk, version));
+        index.record(key, chunk.firstSampleNanos(), chunk.lastSampleNanos());
+    }
+
+    /** Builds the ingested hour's minute rollups and its hour rollup, as the relay's builder does once they settle. */
+    void buildHour() {
+        for (long minute = hour; minute < hour + HOUR; minute += MINUTE) {
+            builds.buildMinute(PROJECT, minute).orElseThrow(() -> new IllegalStateException("an empty minute"));
+        }
+        builds.buildFromParts(PROJECT, RollupTier.HOUR, hour).orElseThrow();
+    }
+
+    /** The ingested hour's rollup of a tier at {@code bucket}. */
+    Rollup rollup(RollupTier tier, long bucket) {
+        return builds.read(newest(tier, bucket)).orElseThrow();
+    }
+
+    /** The stored bytes of the newest rollup of a tier at {@code bucket}: as written, and as compressed. */
+    long[] rollupBytes(RollupTier tier, long bucket) {
+        byte[] plain = rollups.read(newest(tier, bucket)).orElseThrow();
+        return new long[] {plain.length, archive.compress(plain).length};
+    }
+
+    private RollupObjects.Version newest(RollupTier tier, long bucket) {
+        return builds.newest(PROJECT, tier, bucket).orElseThrow(() -> new IllegalStateException(
+                "no " + tier + " rollup at " + Instant.ofEpochSecond(0, bucket)));
+    }
+
+    /** Writes the ingested hour's rollup moved to {@code hour + shift}, as if that hour had been ingested too. */
+    void copyHour(long shift) {
+        copy(RollupTier.HOUR, hour, shift);
+    }
+
+    /** Writes the ingested hour's minute rollups moved to the hour {@code hour + shift}. */
+    void copyMinutes(long shift) {
+        for (long minute = hour; minute < hour + HOUR; minute += MINUTE) {
+            copy(RollupTier.MINUTE, minute, shift);
+        }
+    }
+
+    private void copy(RollupTier tier, long bucket, long shift) {
+        RollupObjects.Version version = newest(tier, bucket);
+        Rollup moved = RollupShift.shifted(builds.read(version).orElseThrow(), shift);
+        rollups.write(new RollupObjects.Version(PROJECT, tier, bucket + shift, version.chunks()),
+                RollupCodec.write(moved));
+    }
+
+    /** Builds a day's rollup from the hour rollups it has, as the relay's builder does once the day settles. */
+    void buildDay(long day) {
+        builds.buildFromParts(PROJECT, RollupTier.DAY, day).orElseThrow();
+    }
+
+    /**
+     * Files the ingested hour's index entries again in the hour {@code hour + shift} (entries only: their chunks
+     * are not there), as the index of a day full of chunks would list them; how many entries.
+     */
+    int copyIndex(long shift) {
+        int entries = 0;
+        for (long minute = hour; minute < hour + HOUR; minute += MINUTE) {
+            for (ChunkTimeIndex.Entry entry : index.startingIn(PROJECT, minute)) {
+                ArchiveKey key = entry.key();
+                index.record(ArchiveKey.of(PROJECT, Instant.ofEpochSecond(0, entry.firstSampleNanos() + shift),
+                                key.profilerId(), key.chunkId()), entry.firstSampleNanos() + shift,
+                        entry.lastSampleNanos() + shift);
+                entries++;
+            }
+        }
+        return entries;
+    }
+
+    /** The samples of each minute's rollup of the ingested hour, by minute of the hour. */
+    long[] minuteSamples() {
+        long[] samples = new long[60];
+        for (int m = 0; m < 60; m++) {
+            samples[m] = rollup(RollupTier.MINUTE, hour + m * MINUTE).profile().sampleCount();
+        }
+        return samples;
+    }
+
+    @Override
+    public void close() {
+        archive.close();
+        noRollupStore.close();
+        store.close();
+        s3.close();
+    }
+}

@@ -1,0 +1,119 @@
+package chunkrelay.envelope.rollups;
+
+import chunkrelay.storage.ArchiveKey;
+import chunkrelay.storage.ArchivedChunk;
+import chunkrelay.storage.ChunkArchive;
+import chunkrelay.storage.ChunkMetadata;
+import chunkrelay.storage.ChunkTimeIndex;
+import chunkrelay.storage.RollupTier;
+import chunkrelay.storage.UnderivedChunk;
+import jakarta.inject.Singleton;
+
+import java.time.LocalDate;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Brings an archive written before the index by time up to date, for the {@code reindex} command: files every chunk
+ * of a project's days in the index, then builds the rollups of every settled minute, hour and day it filed them
+ * under. Safe beside running relays: index entries and rollup versions are written idempotently.
+ */
+@Singleton
+public class ArchiveReindex {
+    private final ChunkArchive archive;
+    private final ChunkTimeIndex index;
+    private final RollupBuilds builds;
+
+    public ArchiveReindex(ChunkArchive archive, ChunkTimeIndex index, RollupBuilds builds) {
+        this.archive = archive;
+        this.index = index;
+        this.builds = builds;
+    }
+
+    /** What one reindex did. */
+    public record Summary(String projectId, LocalDate from, LocalDate to, int indexed, int withoutTimes,
+                          int minutes, int hours, int days) {
+        public String describe() {
+            return "reindex of project " + projectId + ", " + from + ".." + to + ": chunks indexed " + indexed
+                    + ", without sample times (left out) " + withoutTimes + ", rollups built " + minutes
+                    + " minutes, " + hours + " hours, " + days + " days";
+        }
+    }
+
+    /**
+     * Indexes the chunks of a project whose first sample lies in the UTC days {@code [from, to]} and builds their
+     * rollups.
+     *
+     * @throws chunkrelay.storage.ArchiveUnavailableException when the archive cannot be read or written
+     */
+    public Summary reindex(String projectId, LocalDate from, LocalDate to) {
+        int indexed = 0;
+        int withoutTimes = 0;
+        Set<Long> minutes = new TreeSet<>();
+        for (LocalDate day = from; !day.isAfter(to); day = day.plusDays(1)) {
+            for (ArchivedChunk chunk : archive.list(projectId, day, day)) {
+                if (file(chunk.key(), archive.metadata(chunk), minutes)) {
+                    indexed++;
+                } else {
+                    withoutTimes++;
+                }
+            }
+            for (UnderivedChunk chunk : archive.listUnderived(projectId, day)) {
+                if (file(chunk.key(), archive.sentryMetadata(chunk.key()), minutes)) {
+                    indexed++;
+                } else {
+                    withoutTimes++;
+                }
+            }
+        }
+        int builtMinutes = 0;
+        Set<Long> hours = new TreeSet<>();
+        for (long minute : minutes) {
+            if (index.settled(minute) && builds.buildMinute(projectId, minute).isPresent()) {
+                builtMinutes++;
+                hours.add(RollupTier.HOUR.bucketOf(minute));
+            }
+        }
+        int builtHours = 0;
+        Set<Long> days = new TreeSet<>();
+        for (long hour : hours) {
+            if (index.settled(hour + RollupTier.HOUR.bucketNanos() - ChunkTimeIndex.MINUTE_NANOS)
+                    && builds.buildFromParts(projectId, RollupTier.HOUR, hour).isPresent()) {
+                builtHours++;
+                days.add(RollupTier.DAY.bucketOf(hour));
+            }
+        }
+        int builtDays = 0;
+        for (long day : days) {
+            if (index.settled(day + RollupTier.DAY.bucketNanos() - ChunkTimeIndex.MINUTE_NANOS)
+                    && builds.buildFromParts(projectId, RollupTier.DAY, day).isPresent()) {
+                builtDays++;
+            }
+        }
+        return new Summary(projectId, from, to, indexed, withoutTimes, builtMinutes, builtHours, builtDays);
+    }
+
+    /** Files one chunk in the index; false when its metadata has no sample times (chunks of old relays). */
+    private boolean file(ArchiveKey key, Map<String, String> metadata, Set<Long> minutes) {
+        String first = metadata.get(ChunkMetadata.FIRST_SAMPLE_NS);
+        String last = metadata.get(ChunkMetadata.LAST_SAMPLE_NS);
+        if (first == null || last == null) {
+            return false;
+        }
+        long firstNanos;
+        long lastNanos;
+        try {
+            firstNanos = Long.parseLong(first);
+            lastNanos = Long.parseLong(last);
+        } catch (NumberFormatException e) {
+            return false;
+        }
+        index.recordForRebuild(key, firstNanos, lastNanos);
+        for (long minute = ChunkTimeIndex.minuteOf(firstNanos); minute <= lastNanos;
+             minute += ChunkTimeIndex.MINUTE_NANOS) {
+            minutes.add(minute);
+        }
+        return true;
+    }
+}

@@ -1,0 +1,158 @@
+package chunkrelay.envelope.rollups;
+
+import chunkrelay.storage.ChunkArchive;
+import chunkrelay.storage.ChunkMetadata;
+import chunkrelay.storage.ChunkTimeIndex;
+import chunkrelay.storage.RollupObjects;
+import chunkrelay.storage.RollupTier;
+import chunkrelay.translate.view.ProfileMerger;
+import chunkrelay.translate.view.Rollup;
+import chunkrelay.translate.view.RollupCodec;
+import com.google.protobuf.InvalidProtocolBufferException;
+import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
+import jakarta.inject.Singleton;
+
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.SortedSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * How one rollup is built: a minute's from the derived chunks its index lists, an hour's from its minutes' newest
+ * rollups, a day's from its hours'. Deterministic (the same inputs give the same bytes) and idempotent (a version is
+ * written once), so any number of replicas may build the same rollup.
+ */
+@Singleton
+public class RollupBuilds {
+    private final ChunkArchive archive;
+    private final ChunkTimeIndex index;
+    private final RollupObjects rollups;
+
+    public RollupBuilds(ChunkArchive archive, ChunkTimeIndex index, RollupObjects rollups) {
+        this.archive = archive;
+        this.index = index;
+        this.rollups = rollups;
+    }
+
+    /**
+     * Builds a minute's rollup from every chunk its index lists whose OTLP form is derived; a chunk not derived yet
+     * goes to the late queue, so that the rollup is built again once it is. Empty when no chunk of the minute is
+     * derived.
+     */
+    public Optional<RollupObjects.Version> buildMinute(String projectId, long minute) {
+        long end = minute + RollupTier.MINUTE.bucketNanos();
+        ProfileMerger merger = Rollup.merger(minute, end, RollupTier.MINUTE.ticks());
+        SortedSet<String> included = new TreeSet<>();
+        for (ChunkTimeIndex.Entry entry : index.overlapping(projectId, minute)) {
+            Optional<ChunkArchive.DerivedForm> form = archive.readDerived(entry.key());
+            if (form.isEmpty()) {
+                index.markLate(entry);
+                continue;
+            }
+            Map<String, String> metadata = form.get().metadata();
+            merger.add(parse(form.get().otlp(), entry), metadata.get(ChunkMetadata.PLATFORM),
+                    metadata.get(ChunkMetadata.RELEASE), metadata.get(ChunkMetadata.ENVIRONMENT));
+            included.add(entry.name());
+        }
+        if (included.isEmpty()) {
+            return Optional.empty();
+        }
+        RollupObjects.Version version = new RollupObjects.Version(projectId, RollupTier.MINUTE, minute,
+                included.size());
+        rollups.write(version, RollupCodec.write(new Rollup(minute, end, merger.result(), included, new TreeMap<>())));
+        return Optional.of(version);
+    }
+
+    /**
+     * Builds an hour's or a day's rollup from the newest rollups of its parts (minutes, or hours); empty when it has
+     * none, or when one was replaced while it was read (the next round builds it).
+     */
+    public Optional<RollupObjects.Version> buildFromParts(String projectId, RollupTier tier, long bucket) {
+        long end = bucket + tier.bucketNanos();
+        Map<Long, RollupObjects.Version> parts = parts(projectId, tier, bucket);
+        if (parts.isEmpty()) {
+            return Optional.empty();
+        }
+        ProfileMerger merger = Rollup.merger(bucket, end, tier.ticks());
+        SortedMap<Long, Long> minuteVersions = new TreeMap<>();
+        long chunks = 0;
+        for (RollupObjects.Version part : parts.values()) {
+            Optional<Rollup> rollup = read(part);
+            if (rollup.isEmpty()) {
+                return Optional.empty();
+            }
+            merger.add(rollup.get());
+            if (tier.finer() == RollupTier.MINUTE) {
+                minuteVersions.put(part.bucketNanos(), part.chunks());
+            } else {
+                minuteVersions.putAll(rollup.get().minuteVersions());
+            }
+            chunks += part.chunks();
+        }
+        RollupObjects.Version version = new RollupObjects.Version(projectId, tier, bucket, chunks);
+        rollups.write(version, RollupCodec.write(new Rollup(bucket, end, merger.result(), new TreeSet<>(),
+                minuteVersions)));
+        // an hour's or day's older versions are only ever read as the newest: a query that listed one just before
+        // reads its parts instead; minutes' versions stay, since these name them in minuteVersions
+        for (RollupObjects.Version older : rollups.versions(projectId, dayOf(bucket), tier,
+                RollupObjects.bucketName(tier, bucket))) {
+            if (older.bucketNanos() == bucket && older.chunks() < chunks) {
+                rollups.remove(older);
+            }
+        }
+        return Optional.of(version);
+    }
+
+    /** The newest rollups of the parts of an hour (its minutes) or a day (its hours), by start. */
+    public Map<Long, RollupObjects.Version> parts(String projectId, RollupTier tier, long bucket) {
+        String within = tier == RollupTier.HOUR ? RollupObjects.bucketName(RollupTier.HOUR, bucket) : "";
+        Map<Long, RollupObjects.Version> parts = new TreeMap<>();
+        long end = bucket + tier.bucketNanos();
+        for (Map.Entry<Long, RollupObjects.Version> part
+                : rollups.newest(projectId, dayOf(bucket), tier.finer(), within).entrySet()) {
+            if (part.getKey() >= bucket && part.getKey() < end) {
+                parts.put(part.getKey(), part.getValue());
+            }
+        }
+        return parts;
+    }
+
+    /** The minutes of a project's day that have a rollup, in one listing. */
+    public java.util.Set<Long> minutesBuilt(String projectId, LocalDate day) {
+        return rollups.newest(projectId, day, RollupTier.MINUTE, "").keySet();
+    }
+
+    /** The newest version of one bucket's rollup, if any. */
+    public Optional<RollupObjects.Version> newest(String projectId, RollupTier tier, long bucket) {
+        return Optional.ofNullable(rollups.newest(projectId, dayOf(bucket), tier,
+                RollupObjects.bucketName(tier, bucket)).get(bucket));
+    }
+
+    /** The newest version of each bucket of a tier in a project's day whose name starts with {@code within}. */
+    public Map<Long, RollupObjects.Version> newestOf(String projectId, LocalDate day, RollupTier tier, String within) {
+        return rollups.newest(projectId, day, tier, within);
+    }
+
+    /** A stored rollup; empty when that version is gone. */
+    public Optional<Rollup> read(RollupObjects.Version version) {
+        return rollups.read(version).map(RollupCodec::read);
+    }
+
+    /** The day (UTC) a bucket starts in. */
+    public static LocalDate dayOf(long nanos) {
+        return LocalDate.ofInstant(Instant.ofEpochSecond(Math.floorDiv(nanos, 1_000_000_000L)), ZoneOffset.UTC);
+    }
+
+    private static ExportProfilesServiceRequest parse(byte[] otlp, ChunkTimeIndex.Entry entry) {
+        try {
+            return ExportProfilesServiceRequest.parseFrom(otlp);
+        } catch (InvalidProtocolBufferException e) {
+            throw new IllegalStateException("archived OTLP form of " + entry.key().stem() + " does not decode", e);
+        }
+    }
+}

@@ -1,0 +1,6 @@
+/**
+ * The archive's index by time and its rollups: the index entries and late queue the pipeline writes, and the
+ * background builder that merges each settled minute, hour and day of a project into a rollup object, ahead of the
+ * views' queries, on any replica without a coordinator. Uses {@code archive}.
+ */
+package chunkrelay.envelope.rollups;

@@ -1,0 +1,322 @@
+package chunkrelay.envelope.views;
+
+import chunkrelay.envelope.rollups.RollupBuilds;
+import chunkrelay.storage.ArchiveKey;
+import chunkrelay.storage.ChunkArchive;
+import chunkrelay.storage.ChunkMetadata;
+import chunkrelay.storage.ChunkTimeIndex;
+import chunkrelay.storage.RollupObjects;
+import chunkrelay.storage.RollupTier;
+import chunkrelay.translate.view.ChunkAttributes;
+import chunkrelay.translate.view.MergedProfile;
+import chunkrelay.translate.view.ProfileMerger;
+import chunkrelay.translate.view.Rollup;
+import chunkrelay.translate.view.TimeGrid;
+import chunkrelay.translate.view.ViewFilter;
+import com.google.protobuf.InvalidProtocolBufferException;
+import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
+import jakarta.annotation.PreDestroy;
+import jakarta.inject.Singleton;
+
+import java.time.LocalDate;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Answers a range from the bucket: whole days, hours and minutes from their rollups where they are built and their
+ * ticks fit the timeline's steps, the rest (the range's ragged edges, minutes not settled yet, and every sample of a
+ * trace or span filter) from the derived chunks the index lists for those minutes; a late chunk that a rollup read
+ * does not hold is added from its chunk. Sums of counts are associative, so the answer is the one the chunks give.
+ * Raw chunk reads are bounded by {@code relay.views.max-chunks}; memory holds the merged answer, not the chunks.
+ */
+@Singleton
+public class RangeReader {
+    private static final long MINUTE = ChunkTimeIndex.MINUTE_NANOS;
+    /** Chunks one query has read ahead of its merge: what it holds in memory besides the answer. */
+    private static final int READS_IN_FLIGHT = 4;
+
+    private final ChunkArchive archive;
+    private final ChunkTimeIndex index;
+    private final RollupBuilds rollups;
+    private final ViewsConfig config;
+    /** Reads chunks for every query together: one thread per core, so queries cannot multiply threads. */
+    private final ExecutorService pool;
+
+    public RangeReader(ChunkArchive archive, ChunkTimeIndex index, RollupBuilds rollups, ViewsConfig config) {
+        this.archive = archive;
+        this.index = index;
+        this.rollups = rollups;
+        this.config = config;
+        int threads = Runtime.getRuntime().availableProcessors();
+        this.pool = new ThreadPoolExecutor(threads, threads, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(),
+                runnable -> {
+                    Thread thread = new Thread(runnable, "view-chunk-reader");
+                    thread.setDaemon(true);
+                    return thread;
+                });
+    }
+
+    /** One chunk to read whole, and the part of its samples to add. */
+    private record WholeChunk(ArchiveKey key, long from, long to) {
+    }
+
+    /** A chunk's OTLP form parsed, with its object's metadata. */
+    private record Parsed(ExportProfilesServiceRequest request, Map<String, String> metadata) {
+    }
+
+    private Optional<Parsed> read(ArchiveKey key) {
+        Optional<ChunkArchive.DerivedForm> form = archive.readDerived(key);
+        if (form.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(new Parsed(ExportProfilesServiceRequest.parseFrom(form.get().otlp()),
+                    form.get().metadata()));
+        } catch (InvalidProtocolBufferException e) {
+            throw new IllegalStateException("archived OTLP form of " + key.stem() + " does not decode", e);
+        }
+    }
+
+    private static <T> T await(Future<T> future) {
+        try {
+            return future.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while reading chunks", e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            throw new IllegalStateException(e.getCause());
+        }
+    }
+
+    @PreDestroy
+    void stop() {
+        pool.shutdownNow();
+    }
+
+    /** What one merge read: rollups, chunks read whole, and the answer. */
+    public record Answer(MergedProfile profile, int rollupsRead, int chunksRead) {
+    }
+
+    /**
+     * The samples of a project that pass the filter, merged, counted on {@code grid} when it is not null.
+     *
+     * @throws chunkrelay.envelope.errors.RelayError 400 when more than {@code relay.views.max-chunks} chunks would
+     *                                               be read whole
+     */
+    public Answer merge(long project, ViewFilter filter, TimeGrid grid) {
+        return new Reads(Long.toString(project), filter, grid).run();
+    }
+
+    /** The reads of one merge, with what it listed on the way. */
+    private final class Reads {
+        private final String project;
+        private final ViewFilter filter;
+        private final TimeGrid grid;
+        private final ProfileMerger merger;
+        private final boolean byChunkAttributes;
+        private final Map<String, Map<Long, RollupObjects.Version>> listed = new HashMap<>();
+        private final Map<Long, Set<String>> minuteIncluded = new HashMap<>();
+        private List<ChunkTimeIndex.Entry> late = List.of();
+        private final List<WholeChunk> wholeChunks = new ArrayList<>();
+        private int rollupsRead;
+        private int chunksRead;
+
+        Reads(String project, ViewFilter filter, TimeGrid grid) {
+            this.project = project;
+            this.filter = filter;
+            this.grid = grid;
+            this.merger = new ProfileMerger(filter, grid, false);
+            this.byChunkAttributes = filter.platform() != null || filter.release() != null
+                    || filter.environment() != null;
+        }
+
+        Answer run() {
+            Answer answer = plan();
+            readWholeChunks();
+            return new Answer(merger.result(), answer.rollupsRead(), answer.chunksRead());
+        }
+
+        private Answer plan() {
+            long from = filter.fromNanos();
+            long to = filter.toNanos();
+            long firstWhole = Math.floorDiv(from + MINUTE - 1, MINUTE) * MINUTE;
+            long lastWhole = ChunkTimeIndex.minuteOf(to);
+            if (filter.byLink() || firstWhole >= lastWhole) {
+                raw(from, to);
+            } else {
+                // the late queue first: a late chunk absent from it now is in every rollup listed after
+                late = index.late(project);
+                raw(from, firstWhole);
+                wholeMinutes(firstWhole, lastWhole);
+                raw(lastWhole, to);
+            }
+            return new Answer(null, rollupsRead, chunksRead);
+        }
+
+        /** {@code [from, to)}, on minute bounds: the coarsest rollups that are built and fit, chunks elsewhere. */
+        private void wholeMinutes(long from, long to) {
+            long rawFrom = -1;
+            long t = from;
+            while (t < to) {
+                long next = covered(RollupTier.DAY, t, to);
+                if (next < 0) {
+                    next = covered(RollupTier.HOUR, t, to);
+                }
+                if (next < 0) {
+                    next = covered(RollupTier.MINUTE, t, to);
+                }
+                if (next < 0) {
+                    rawFrom = rawFrom < 0 ? t : rawFrom;
+                    t += MINUTE;
+                    continue;
+                }
+                if (rawFrom >= 0) {
+                    raw(rawFrom, t);
+                    rawFrom = -1;
+                }
+                t = next;
+            }
+            if (rawFrom >= 0) {
+                raw(rawFrom, to);
+            }
+        }
+
+        /** Adds the rollup of the bucket of {@code tier} starting at {@code t}; its end, or -1 when it cannot. */
+        private long covered(RollupTier tier, long t, long to) {
+            long end = t + tier.bucketNanos();
+            if (tier.bucketOf(t) != t || end > to || !fits(tier)) {
+                return -1;
+            }
+            RollupObjects.Version version = newest(tier, t);
+            if (version == null) {
+                return -1;
+            }
+            Optional<Rollup> rollup = rollups.read(version);
+            if (rollup.isEmpty() || !merger.accepts(rollup.get())) {
+                return -1;
+            }
+            merger.add(rollup.get());
+            rollupsRead++;
+            addLateNotIn(rollup.get(), tier);
+            return end;
+        }
+
+        /** Whether a tier's ticks nest in the timeline's steps. */
+        private boolean fits(RollupTier tier) {
+            return grid == null || (grid.stepNanos() % tier.tickNanos() == 0
+                    && Math.floorMod(grid.originNanos(), tier.tickNanos()) == 0);
+        }
+
+        /** The newest version of a bucket's rollup, from one listing per day (days, hours) or hour (minutes). */
+        private RollupObjects.Version newest(RollupTier tier, long bucket) {
+            LocalDate day = RollupBuilds.dayOf(bucket);
+            String within = tier == RollupTier.MINUTE ? RollupObjects.bucketName(RollupTier.HOUR, bucket) : "";
+            String key = tier + "/" + day + "/" + within;
+            return listed.computeIfAbsent(key, k -> rollups.newestOf(project, day, tier, within)).get(bucket);
+        }
+
+        /** Adds, from their chunks, the late chunks of a rollup's minutes that the rollup does not hold. */
+        private void addLateNotIn(Rollup rollup, RollupTier tier) {
+            for (ChunkTimeIndex.Entry entry : late) {
+                long minute = entry.minuteNanos();
+                if (minute < rollup.startNanos() || minute >= rollup.endNanos() || !profilerPasses(entry.key())) {
+                    continue;
+                }
+                Set<String> included = tier == RollupTier.MINUTE ? rollup.included()
+                        : includedIn(minute, rollup.minuteVersions().get(minute));
+                if (!included.contains(entry.name())) {
+                    chunk(entry.key(), minute, minute + MINUTE);
+                }
+            }
+        }
+
+        /** The chunks a given version of a minute's rollup holds; none when there was no such version. */
+        private Set<String> includedIn(long minute, Long version) {
+            if (version == null) {
+                return Set.of();
+            }
+            return minuteIncluded.computeIfAbsent(minute, m -> rollups.read(new RollupObjects.Version(project,
+                    RollupTier.MINUTE, m, version)).<Set<String>>map(Rollup::included).orElse(Set.of()));
+        }
+
+        /** Adds the samples of {@code [from, to)} from the chunks the index lists for it. */
+        private void raw(long from, long to) {
+            if (from >= to) {
+                return;
+            }
+            Map<ArchiveKey, ChunkTimeIndex.Entry> chunks = new LinkedHashMap<>();
+            long behind = ChunkTimeIndex.LOOK_BEHIND_MINUTES * MINUTE;
+            for (long minute = ChunkTimeIndex.minuteOf(from) - behind; minute < to; minute += MINUTE) {
+                for (ChunkTimeIndex.Entry entry : index.startingIn(project, minute)) {
+                    if (entry.overlaps(from, to) && profilerPasses(entry.key())) {
+                        chunks.putIfAbsent(entry.key(), entry);
+                    }
+                }
+            }
+            for (ArchiveKey key : chunks.keySet()) {
+                chunk(key, from, to);
+            }
+        }
+
+        /**
+         * Queues one chunk's samples of {@code [from, to)} to be read whole, within the cap; with a platform, release
+         * or environment filter, only when its metadata (one HEAD) passes it, so that the cap counts what is merged.
+         */
+        private void chunk(ArchiveKey key, long from, long to) {
+            if (byChunkAttributes && !archive.derivedMetadata(key).map(this::attributesPass).orElse(false)) {
+                return;
+            }
+            if (++chunksRead > config.maxChunks()) {
+                throw ViewQuery.bad("the range needs more than " + config.maxChunks()
+                        + " chunks read whole (relay.views.max-chunks): those at its edges, in minutes not rolled up"
+                        + " yet, or all of them for a trace or span filter; narrow from/to or filter by profiler_id");
+            }
+            wholeChunks.add(new WholeChunk(key, from, to));
+        }
+
+        /**
+         * Reads the queued chunks, a few at a time on the reader pool (reading, decompressing and parsing are most of
+         * a chunk's cost), and merges them in order on this thread; a chunk not derived yet adds nothing.
+         */
+        private void readWholeChunks() {
+            Deque<Future<Optional<Parsed>>> inFlight = new ArrayDeque<>();
+            int next = 0;
+            while (next < wholeChunks.size() || !inFlight.isEmpty()) {
+                while (next < wholeChunks.size() && inFlight.size() < READS_IN_FLIGHT) {
+                    ArchiveKey key = wholeChunks.get(next++).key();
+                    inFlight.add(pool.submit(() -> read(key)));
+                }
+                WholeChunk chunk = wholeChunks.get(next - inFlight.size());
+                Optional<Parsed> parsed = await(inFlight.poll());
+                parsed.ifPresent(p -> merger.add(p.request(), p.metadata().get(ChunkMetadata.PLATFORM),
+                        p.metadata().get(ChunkMetadata.RELEASE), p.metadata().get(ChunkMetadata.ENVIRONMENT),
+                        chunk.from(), chunk.to()));
+            }
+        }
+
+        private boolean attributesPass(Map<String, String> metadata) {
+            return new ChunkAttributes(filter.profilerId(), metadata.get(ChunkMetadata.PLATFORM),
+                    metadata.get(ChunkMetadata.RELEASE), metadata.get(ChunkMetadata.ENVIRONMENT)).passes(filter);
+        }
+
+        private boolean profilerPasses(ArchiveKey key) {
+            return filter.profilerId() == null || filter.profilerId().equals(key.profilerId());
+        }
+    }
+}

@@ -1,0 +1,238 @@
+package chunkrelay.storage;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The archive's index by time: one empty object per chunk, under the UTC minute of its first sample, named so that a
+ * listing of one minute gives each chunk's key and sample span without reading anything:
+ * {@code index/{project}/{yyyy-mm-dd}/{HHmm}/{first sample ns}.{last sample ns}.{profiler}.{chunk}}. A chunk covers
+ * at most 66 s (Relay's limit, which the relay enforces), so the chunks overlapping a minute are found in it and the
+ * two minutes before it. A query of a range lists the minutes it needs, whatever else its days hold.
+ *
+ * <p>A minute <em>settles</em> {@code settle} after it ends: rollups of it are built then. A chunk whose minute may
+ * have settled by the time its index entry is visible is also put in the late queue,
+ * {@code late/{project}/{yyyy-mm-dd}/{HHmm}/{same name}}, before its index entry, so that whoever builds the
+ * minute's rollup can tell which chunks it holds are late, and a query adds a late chunk raw while no rollup it reads
+ * holds it. Both prefixes are per project and day, for retention. Thread-safe.
+ */
+public final class ChunkTimeIndex {
+    public static final String INDEX_PREFIX = "index/";
+    public static final String LATE_PREFIX = "late/";
+    public static final long MINUTE_NANOS = 60_000_000_000L;
+    /** How many minutes before a minute a chunk overlapping it may start: a chunk covers at most 66 s. */
+    public static final int LOOK_BEHIND_MINUTES = 2;
+    private static final DateTimeFormatter HOUR_MINUTE = DateTimeFormatter.ofPattern("HHmm").withZone(ZoneOffset.UTC);
+    private static final byte[] EMPTY = new byte[0];
+
+    private final ObjectStore store;
+    private final Clock clock;
+    private final Duration settle;
+    private final Duration lateMargin;
+
+    /**
+     * @param settle     how long after a minute ends its rollup is built
+     * @param lateMargin how long before the minute settles a chunk already counts as late: at least the time an
+     *                   index write may take (the store's deadline), so that no entry lands unseen after a build
+     */
+    public ChunkTimeIndex(ObjectStore store, Clock clock, Duration settle, Duration lateMargin) {
+        this.store = store;
+        this.clock = clock;
+        this.settle = settle;
+        this.lateMargin = lateMargin;
+    }
+
+    /**
+     * One chunk in the index, or in the late queue of one minute.
+     *
+     * @param minuteNanos the minute it is listed for: where it starts (index), or the minute it is late for (queue)
+     */
+    public record Entry(ArchiveKey key, long firstSampleNanos, long lastSampleNanos, long minuteNanos) {
+        /** The entry's name in its minute folder. */
+        public String name() {
+            return firstSampleNanos + "." + lastSampleNanos + "." + key.profilerId() + "." + key.chunkId();
+        }
+
+        /** Whether the chunk's samples reach into {@code [fromNanos, toNanos)}. */
+        public boolean overlaps(long fromNanos, long toNanos) {
+            return firstSampleNanos < toNanos && lastSampleNanos >= fromNanos;
+        }
+
+        /** The late-queue name of this entry: its minute and name, unique per chunk and minute. */
+        public String lateName() {
+            return minuteFolder(key.projectId(), minuteNanos) + name();
+        }
+    }
+
+    public Duration settle() {
+        return settle;
+    }
+
+    /**
+     * Files a chunk under the minute of its first sample; each minute its samples overlap that may have settled gets
+     * a late entry first. Idempotent: a retried or duplicate chunk writes the same objects again.
+     *
+     * @throws ArchiveUnavailableException when the store cannot be written within its deadline
+     */
+    public void record(ArchiveKey key, long firstSampleNanos, long lastSampleNanos) {
+        record(key, firstSampleNanos, lastSampleNanos, true);
+    }
+
+    /**
+     * Files a chunk without the late queue: for a caller that builds the minutes' rollups itself afterwards
+     * (reindexing an archive written before the index).
+     */
+    public void recordForRebuild(ArchiveKey key, long firstSampleNanos, long lastSampleNanos) {
+        record(key, firstSampleNanos, lastSampleNanos, false);
+    }
+
+    private void record(ArchiveKey key, long firstSampleNanos, long lastSampleNanos, boolean lateCheck) {
+        long nowNanos = nanos(clock.instant());
+        long last = Math.max(firstSampleNanos, lastSampleNanos);
+        if (lateCheck) {
+            for (long minute = minuteOf(firstSampleNanos); minute <= last; minute += MINUTE_NANOS) {
+                if (nowNanos >= settlesAt(minute) - lateMargin.toNanos()) {
+                    store.storeObject(LATE_PREFIX + new Entry(key, firstSampleNanos, last, minute).lateName(), EMPTY);
+                }
+            }
+        }
+        Entry entry = new Entry(key, firstSampleNanos, last, minuteOf(firstSampleNanos));
+        store.storeObject(INDEX_PREFIX + entry.lateName(), EMPTY);
+    }
+
+    /** When a minute's rollup may be built (Unix nanoseconds). */
+    public long settlesAt(long minuteNanos) {
+        return minuteNanos + MINUTE_NANOS + settle.toNanos();
+    }
+
+    /** Whether a minute has settled by the clock. */
+    public boolean settled(long minuteNanos) {
+        return nanos(clock.instant()) >= settlesAt(minuteNanos);
+    }
+
+    /** The chunks whose samples overlap one minute of a project: those filed under it and the two before. */
+    public List<Entry> overlapping(String projectId, long minuteNanos) {
+        List<Entry> entries = new ArrayList<>();
+        for (int behind = LOOK_BEHIND_MINUTES; behind >= 0; behind--) {
+            for (Entry entry : startingIn(projectId, minuteNanos - behind * MINUTE_NANOS)) {
+                if (entry.overlaps(minuteNanos, minuteNanos + MINUTE_NANOS)) {
+                    entries.add(new Entry(entry.key(), entry.firstSampleNanos(), entry.lastSampleNanos(),
+                            minuteNanos));
+                }
+            }
+        }
+        return entries;
+    }
+
+    /** The chunks filed under one minute of a project (their first sample lies in it), in name order. */
+    public List<Entry> startingIn(String projectId, long minuteNanos) {
+        ArchiveKey.checkPart("project id", projectId);
+        List<Entry> entries = new ArrayList<>();
+        String folder = INDEX_PREFIX + minuteFolder(projectId, minuteNanos);
+        for (String key : store.listObjects(folder)) {
+            parse(projectId, minuteNanos, key.substring(folder.length())).ifPresent(entries::add);
+        }
+        return entries;
+    }
+
+    /** The late queue of a project, every day of it. */
+    public List<Entry> late(String projectId) {
+        ArchiveKey.checkPart("project id", projectId);
+        List<Entry> entries = new ArrayList<>();
+        String folder = LATE_PREFIX + projectId + "/";
+        for (String key : store.listObjects(folder)) {
+            // {day}/{HHmm}/{name}
+            String[] parts = key.substring(folder.length()).split("/", 3);
+            if (parts.length == 3) {
+                try {
+                    long minute = minuteNanos(LocalDate.parse(parts[0]), parts[1]);
+                    parse(projectId, minute, parts[2]).ifPresent(entries::add);
+                } catch (RuntimeException notAnEntry) {
+                    // an object someone else put there: not ours to read
+                }
+            }
+        }
+        return entries;
+    }
+
+    /** Puts a chunk in the late queue (a rollup was built without it, its form not yet derived). */
+    public void markLate(Entry entry) {
+        store.storeObject(LATE_PREFIX + entry.lateName(), EMPTY);
+    }
+
+    /** Takes an entry off the late queue once every rollup that covers its minute holds it. */
+    public void removeLate(Entry entry) {
+        store.deleteObject(LATE_PREFIX + entry.lateName());
+    }
+
+    /** The days of a project that have index entries, oldest first. */
+    public List<LocalDate> days(String projectId) {
+        List<LocalDate> days = new ArrayList<>();
+        for (String folder : store.listFolders(INDEX_PREFIX + projectId + "/")) {
+            try {
+                days.add(LocalDate.parse(folder));
+            } catch (RuntimeException notADay) {
+                // not ours
+            }
+        }
+        return days;
+    }
+
+    /** The minutes of a project's day that chunks start in, oldest first (Unix nanoseconds). */
+    public List<Long> minutes(String projectId, LocalDate day) {
+        List<Long> minutes = new ArrayList<>();
+        for (String folder : store.listFolders(INDEX_PREFIX + projectId + "/" + day + "/")) {
+            try {
+                minutes.add(minuteNanos(day, folder));
+            } catch (RuntimeException notAMinute) {
+                // not ours
+            }
+        }
+        return minutes;
+    }
+
+    /** The start of the UTC minute holding a time. */
+    public static long minuteOf(long nanos) {
+        return Math.floorDiv(nanos, MINUTE_NANOS) * MINUTE_NANOS;
+    }
+
+    static String minuteFolder(String projectId, long minuteNanos) {
+        Instant minute = Instant.ofEpochSecond(Math.floorDiv(minuteNanos, 1_000_000_000L));
+        return projectId + "/" + LocalDate.ofInstant(minute, ZoneOffset.UTC) + "/" + HOUR_MINUTE.format(minute) + "/";
+    }
+
+    private static long minuteNanos(LocalDate day, String hourMinute) {
+        if (!hourMinute.matches("[0-2][0-9][0-5][0-9]")) {
+            throw new IllegalArgumentException("not a minute: " + hourMinute);
+        }
+        int hour = Integer.parseInt(hourMinute.substring(0, 2));
+        int minute = Integer.parseInt(hourMinute.substring(2));
+        return (day.toEpochDay() * 86_400L + hour * 3_600L + minute * 60L) * 1_000_000_000L;
+    }
+
+    private static Optional<Entry> parse(String projectId, long minuteNanos, String name) {
+        String[] parts = name.split("\\.", 4);
+        if (parts.length != 4) {
+            return Optional.empty();
+        }
+        try {
+            long first = Long.parseLong(parts[0]);
+            long last = Long.parseLong(parts[1]);
+            ArchiveKey key = ArchiveKey.of(projectId, Instant.ofEpochSecond(0, first), parts[2], parts[3]);
+            return Optional.of(new Entry(key, first, last, minuteNanos));
+        } catch (IllegalArgumentException notAnEntry) {
+            return Optional.empty();
+        }
+    }
+
+    private static long nanos(Instant instant) {
+        return instant.getEpochSecond() * 1_000_000_000L + instant.getNano();
+    }
+}

@@ -1,0 +1,134 @@
+package chunkrelay.storage;
+
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * Rollups in the bucket: {@code rollups/{project}/{yyyy-mm-dd}/{tier}{HHmm|HH|}.{chunks}}, e.g.
+ * {@code rollups/1/2026-11-26/m1003.120}, {@code .../h10.7200}, {@code .../d.172800}. The number is how many chunk
+ * entries the rollup holds: a rollup only ever gains chunks (late ones), so of several versions of one bucket the
+ * largest is the newest, and a slow builder's older version written after a newer one is never read. Versions are
+ * written once ({@code If-None-Match: *}) with the archive's compression; the same inputs give the same bytes, so two
+ * replicas building one are harmless. Per project and day, for retention. Thread-safe.
+ */
+public final class RollupObjects {
+    public static final String PREFIX = "rollups/";
+    private static final DateTimeFormatter HOUR_MINUTE = DateTimeFormatter.ofPattern("HHmm").withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter HOUR = DateTimeFormatter.ofPattern("HH").withZone(ZoneOffset.UTC);
+
+    private final ObjectStore store;
+
+    public RollupObjects(ObjectStore store) {
+        this.store = store;
+    }
+
+    /** One stored rollup version: its tier, bucket start (Unix nanoseconds) and chunk count. */
+    public record Version(String projectId, RollupTier tier, long bucketNanos, long chunks) {
+        String key() {
+            return folder(projectId, bucketNanos) + tier.letter() + bucketName(tier, bucketNanos) + "." + chunks;
+        }
+    }
+
+    /**
+     * The newest version of each bucket of a tier in a project's day whose name starts with {@code within} (an
+     * hour's {@code HH} for minutes, empty for all), by bucket start; one listing.
+     */
+    public Map<Long, Version> newest(String projectId, LocalDate day, RollupTier tier, String within) {
+        Map<Long, Version> newest = new TreeMap<>();
+        for (Version version : versions(projectId, day, tier, within)) {
+            newest.merge(version.bucketNanos(), version, (a, b) -> a.chunks() >= b.chunks() ? a : b);
+        }
+        return newest;
+    }
+
+    /** Every stored version of a tier in a project's day (see {@link #newest}). */
+    public List<Version> versions(String projectId, LocalDate day, RollupTier tier, String within) {
+        ArchiveKey.checkPart("project id", projectId);
+        String folder = PREFIX + projectId + "/" + day + "/";
+        List<Version> versions = new ArrayList<>();
+        for (String key : store.listObjects(folder + tier.letter() + within)) {
+            String name = key.substring(folder.length() + 1);
+            int dot = name.lastIndexOf('.');
+            if (dot < 0) {
+                continue;
+            }
+            try {
+                long bucket = bucketNanos(day, tier, name.substring(0, dot));
+                versions.add(new Version(projectId, tier, bucket, Long.parseLong(name.substring(dot + 1))));
+            } catch (RuntimeException notOurs) {
+                // an object someone else put there
+            }
+        }
+        return versions;
+    }
+
+    /** A version's bytes as written, decompressed; empty when it is gone (replaced and removed meanwhile). */
+    public Optional<byte[]> read(Version version) {
+        return store.readObject(version.key()).map(stored -> store.settings().compression().decompress(stored));
+    }
+
+    /** Writes a version once; false when it existed (another builder wrote the same). */
+    public boolean write(Version version, byte[] rollup) {
+        return store.storeObjectIfAbsent(version.key(), store.settings().compression().compress(rollup));
+    }
+
+    /** Removes a version replaced by a newer one. */
+    public void remove(Version version) {
+        store.deleteObject(version.key());
+    }
+
+    static String folder(String projectId, long bucketNanos) {
+        return PREFIX + projectId + "/" + LocalDate.ofInstant(instant(bucketNanos), ZoneOffset.UTC) + "/";
+    }
+
+    /** {@code HHmm} for a minute, {@code HH} for an hour, nothing for a day. */
+    public static String bucketName(RollupTier tier, long bucketNanos) {
+        return switch (tier) {
+            case MINUTE -> HOUR_MINUTE.format(instant(bucketNanos));
+            case HOUR -> HOUR.format(instant(bucketNanos));
+            case DAY -> "";
+        };
+    }
+
+    private static long bucketNanos(LocalDate day, RollupTier tier, String name) {
+        long dayStart = day.toEpochDay() * 86_400L;
+        long seconds = switch (tier) {
+            case MINUTE -> dayStart + hours(name.substring(0, 2)) * 3_600L + minutes(name.substring(2)) * 60L;
+            case HOUR -> dayStart + hours(name) * 3_600L;
+            case DAY -> {
+                if (!name.isEmpty()) {
+                    throw new IllegalArgumentException(name);
+                }
+                yield dayStart;
+            }
+        };
+        return seconds * 1_000_000_000L;
+    }
+
+    private static int hours(String text) {
+        int hours = Integer.parseInt(text);
+        if (text.length() != 2 || hours > 23) {
+            throw new IllegalArgumentException(text);
+        }
+        return hours;
+    }
+
+    private static int minutes(String text) {
+        int minutes = Integer.parseInt(text);
+        if (text.length() != 2 || minutes > 59) {
+            throw new IllegalArgumentException(text);
+        }
+        return minutes;
+    }
+
+    private static Instant instant(long nanos) {
+        return Instant.ofEpochSecond(Math.floorDiv(nanos, 1_000_000_000L));
+    }
+}

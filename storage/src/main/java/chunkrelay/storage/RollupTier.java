@@ -1,0 +1,52 @@
+package chunkrelay.storage;
+
+/**
+ * The sizes of time bucket a rollup covers, each with the ticks it counts samples per thread in (what the timeline
+ * of a range answered from it can resolve): a minute in seconds, an hour in minutes, a day in quarter hours.
+ */
+public enum RollupTier {
+    MINUTE("m", 60L * 1_000_000_000L, 60),
+    HOUR("h", 3_600L * 1_000_000_000L, 60),
+    DAY("d", 86_400L * 1_000_000_000L, 96);
+
+    private final String letter;
+    private final long bucketNanos;
+    private final int ticks;
+
+    RollupTier(String letter, long bucketNanos, int ticks) {
+        this.letter = letter;
+        this.bucketNanos = bucketNanos;
+        this.ticks = ticks;
+    }
+
+    public long bucketNanos() {
+        return bucketNanos;
+    }
+
+    public int ticks() {
+        return ticks;
+    }
+
+    public long tickNanos() {
+        return bucketNanos / ticks;
+    }
+
+    /** The bucket holding a time. */
+    public long bucketOf(long nanos) {
+        return Math.floorDiv(nanos, bucketNanos) * bucketNanos;
+    }
+
+    /** The tier whose buckets this one's are made of; null for minutes, which are made of chunks. */
+    public RollupTier finer() {
+        return this == DAY ? HOUR : this == HOUR ? MINUTE : null;
+    }
+
+    /** The tier made of this one's buckets; null for days. */
+    public RollupTier coarser() {
+        return this == MINUTE ? HOUR : this == HOUR ? DAY : null;
+    }
+
+    String letter() {
+        return letter;
+    }
+}

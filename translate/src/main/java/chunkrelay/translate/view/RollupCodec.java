@@ -1,0 +1,224 @@
+package chunkrelay.translate.view;
+
+import com.google.protobuf.CodedInputStream;
+import com.google.protobuf.CodedOutputStream;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.SortedSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * A {@link Rollup} as bytes: varints and strings in table order (functions, locations, stacks, threads, links,
+ * sample groups, tick counts, chunk counts, included chunks, minute versions), behind a format version. The same rollup always
+ * gives the same bytes, so two replicas that build one write the same object.
+ */
+public final class RollupCodec {
+    private static final int VERSION = 1;
+
+    private RollupCodec() {
+    }
+
+    public static byte[] write(Rollup rollup) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        CodedOutputStream out = CodedOutputStream.newInstance(bytes);
+        try {
+            MergedProfile p = rollup.profile();
+            out.writeUInt32NoTag(VERSION);
+            out.writeInt64NoTag(rollup.startNanos());
+            out.writeInt64NoTag(rollup.endNanos());
+            out.writeUInt32NoTag(p.grid.steps());
+            out.writeInt64NoTag(p.periodNanos);
+            out.writeInt64NoTag(p.startNanos);
+            out.writeInt64NoTag(p.endNanos);
+            out.writeInt32NoTag(p.noStackLocation);
+            out.writeUInt32NoTag(p.functions.size());
+            for (MergedProfile.Function function : p.functions) {
+                text(out, function.name());
+                text(out, function.systemName());
+                text(out, function.file());
+            }
+            out.writeUInt32NoTag(p.locations.size());
+            for (MergedProfile.Location location : p.locations) {
+                out.writeUInt64NoTag(location.address());
+                out.writeUInt32NoTag(location.lines().size());
+                for (MergedProfile.Line line : location.lines()) {
+                    out.writeUInt32NoTag(line.function());
+                    out.writeInt64NoTag(line.line());
+                }
+            }
+            out.writeUInt32NoTag(p.stacks.size());
+            for (int[] stack : p.stacks) {
+                out.writeUInt32NoTag(stack.length);
+                for (int location : stack) {
+                    out.writeUInt32NoTag(location);
+                }
+            }
+            out.writeUInt32NoTag(p.threads.size());
+            for (MergedProfile.Thread thread : p.threads) {
+                text(out, thread.profilerId());
+                text(out, thread.threadId());
+                text(out, thread.name());
+                out.writeBoolNoTag(thread.chunk() != null);
+                if (thread.chunk() != null) {
+                    chunk(out, thread.chunk());
+                }
+            }
+            out.writeUInt32NoTag(p.links.size());
+            for (MergedProfile.Link link : p.links) {
+                out.writeStringNoTag(link.traceId());
+                out.writeStringNoTag(link.spanId());
+            }
+            out.writeUInt32NoTag(p.samples.size());
+            for (MergedProfile.SampleGroup group : p.samples) {
+                out.writeUInt32NoTag(group.stack());
+                out.writeUInt32NoTag(group.thread());
+                out.writeUInt32NoTag(group.link() + 1);
+                out.writeInt64NoTag(group.periodNanos());
+                out.writeInt64NoTag(group.count());
+                out.writeInt64NoTag(group.firstNanos());
+                out.writeInt64NoTag(group.lastNanos() - group.firstNanos());
+            }
+            for (long[] ticks : p.stepCounts) {
+                int used = 0;
+                for (long count : ticks) {
+                    used += count != 0 ? 1 : 0;
+                }
+                out.writeUInt32NoTag(used);
+                for (int tick = 0; tick < ticks.length; tick++) {
+                    if (ticks[tick] != 0) {
+                        out.writeUInt32NoTag(tick);
+                        out.writeInt64NoTag(ticks[tick]);
+                    }
+                }
+            }
+            out.writeUInt32NoTag(p.chunkCounts.size());
+            for (Map.Entry<ChunkAttributes, Long> chunks : p.chunkCounts.entrySet()) {
+                chunk(out, chunks.getKey());
+                out.writeInt64NoTag(chunks.getValue());
+            }
+            out.writeUInt32NoTag(rollup.included().size());
+            for (String entry : rollup.included()) {
+                out.writeStringNoTag(entry);
+            }
+            out.writeUInt32NoTag(rollup.minuteVersions().size());
+            for (Map.Entry<Long, Long> minute : rollup.minuteVersions().entrySet()) {
+                out.writeInt64NoTag(minute.getKey());
+                out.writeInt64NoTag(minute.getValue());
+            }
+            out.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return bytes.toByteArray();
+    }
+
+    /**
+     * @throws IllegalArgumentException when the bytes are not a rollup of this format
+     */
+    public static Rollup read(byte[] bytes) {
+        CodedInputStream in = CodedInputStream.newInstance(bytes);
+        try {
+            int version = in.readUInt32();
+            if (version != VERSION) {
+                throw new IllegalArgumentException("rollup format " + version + " is not " + VERSION);
+            }
+            long start = in.readInt64();
+            long end = in.readInt64();
+            int ticks = in.readUInt32();
+            MergedProfile p = new MergedProfile();
+            p.grid = new TimeGrid(start, (end - start) / ticks, ticks);
+            p.periodNanos = in.readInt64();
+            p.startNanos = in.readInt64();
+            p.endNanos = in.readInt64();
+            p.noStackLocation = in.readInt32();
+            for (int n = in.readUInt32(); n > 0; n--) {
+                p.functions.add(new MergedProfile.Function(text(in), text(in), text(in)));
+            }
+            for (int n = in.readUInt32(); n > 0; n--) {
+                long address = in.readUInt64();
+                int count = in.readUInt32();
+                MergedProfile.Line[] lines = new MergedProfile.Line[count];
+                for (int i = 0; i < count; i++) {
+                    lines[i] = new MergedProfile.Line(in.readUInt32(), in.readInt64());
+                }
+                p.locations.add(new MergedProfile.Location(address, java.util.List.of(lines)));
+            }
+            for (int n = in.readUInt32(); n > 0; n--) {
+                int[] stack = new int[in.readUInt32()];
+                for (int i = 0; i < stack.length; i++) {
+                    stack[i] = in.readUInt32();
+                }
+                p.stacks.add(stack);
+            }
+            for (int n = in.readUInt32(); n > 0; n--) {
+                String profiler = text(in);
+                String threadId = text(in);
+                String name = text(in);
+                p.threads.add(new MergedProfile.Thread(profiler, threadId, name, in.readBool() ? chunk(in) : null));
+            }
+            for (int n = in.readUInt32(); n > 0; n--) {
+                p.links.add(new MergedProfile.Link(in.readString(), in.readString()));
+            }
+            for (int n = in.readUInt32(); n > 0; n--) {
+                int stack = in.readUInt32();
+                int thread = in.readUInt32();
+                int link = in.readUInt32() - 1;
+                long period = in.readInt64();
+                long count = in.readInt64();
+                long first = in.readInt64();
+                p.samples.add(new MergedProfile.SampleGroup(stack, thread, link, period, count, first,
+                        first + in.readInt64()));
+            }
+            for (int t = 0; t < p.threads.size(); t++) {
+                long[] counts = new long[ticks];
+                for (int n = in.readUInt32(); n > 0; n--) {
+                    int tick = in.readUInt32();
+                    counts[tick] = in.readInt64();
+                }
+                p.stepCounts.add(counts);
+            }
+            for (int n = in.readUInt32(); n > 0; n--) {
+                p.chunkCounts.put(chunk(in), in.readInt64());
+            }
+            SortedSet<String> included = new TreeSet<>();
+            for (int n = in.readUInt32(); n > 0; n--) {
+                included.add(in.readString());
+            }
+            SortedMap<Long, Long> minuteVersions = new TreeMap<>();
+            for (int n = in.readUInt32(); n > 0; n--) {
+                minuteVersions.put(in.readInt64(), in.readInt64());
+            }
+            return new Rollup(start, end, p, included, minuteVersions);
+        } catch (IOException | RuntimeException e) {
+            throw new IllegalArgumentException("not a rollup: " + e.getMessage(), e);
+        }
+    }
+
+    private static void chunk(CodedOutputStream out, ChunkAttributes chunk) throws IOException {
+        text(out, chunk.profilerId());
+        text(out, chunk.platform());
+        text(out, chunk.release());
+        text(out, chunk.environment());
+    }
+
+    private static ChunkAttributes chunk(CodedInputStream in) throws IOException {
+        return new ChunkAttributes(text(in), text(in), text(in), text(in));
+    }
+
+    /** A string that may be null: a presence flag, then the string. */
+    private static void text(CodedOutputStream out, String text) throws IOException {
+        out.writeBoolNoTag(text != null);
+        if (text != null) {
+            out.writeStringNoTag(text);
+        }
+    }
+
+    private static String text(CodedInputStream in) throws IOException {
+        return in.readBool() ? in.readString() : null;
+    }
+}

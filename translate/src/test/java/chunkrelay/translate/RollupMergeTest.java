@@ -1,0 +1,123 @@
+package chunkrelay.translate;
+
+import chunkrelay.translate.view.CollapsedStacksWriter;
+import chunkrelay.translate.view.MergedProfile;
+import chunkrelay.translate.view.PprofWriter;
+import chunkrelay.translate.view.ProfileMerger;
+import chunkrelay.translate.view.Rollup;
+import chunkrelay.translate.view.RollupCodec;
+import chunkrelay.translate.view.TimeGrid;
+import chunkrelay.translate.view.Timeline;
+import chunkrelay.translate.view.ViewFilter;
+import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
+import org.junit.jupiter.api.Test;
+
+import java.io.StringWriter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Rollups are sums: chunks merged into per-second-tick rollups of their buckets, written and read back, then merged
+ * (in any order) give the same profile, the same exports and the same timeline as the chunks merged directly.
+ */
+class RollupMergeTest {
+    private static final ChunkTranslator TRANSLATOR = new ChunkTranslator("chunk-relay", "test");
+    private static final long SECOND = 1_000_000_000L;
+    private static final long BUCKET = 10 * SECOND;
+
+    /** Chunks of random samples over 40 s from {@link TestChunk#T0}, some idle, two threads, two releases. */
+    private static List<ExportProfilesServiceRequest> chunks() {
+        Random random = new Random(3);
+        List<ExportProfilesServiceRequest> chunks = new ArrayList<>();
+        for (int c = 0; c < 4; c++) {
+            TestChunk chunk = new TestChunk().release(c % 2 == 0 ? "a@1" : "b@2");
+            int main = chunk.frame(TestChunk.function("main", "app.py", 1));
+            int work = chunk.frame(TestChunk.function("work", "app.py", 7));
+            int io = chunk.frame(TestChunk.function("io", "io.py", 3));
+            int[] stacks = {chunk.stack(work, main), chunk.stack(io, work, main), chunk.stack(main), chunk.stack()};
+            for (long at = c * 9 * SECOND; at < c * 9 * SECOND + 12 * SECOND; at += 10_000_000L + random.nextInt(5)) {
+                chunk.sample(at, stacks[random.nextInt(stacks.length)], random.nextBoolean() ? "1" : "2");
+            }
+            chunk.thread("1", "main", null).thread("2", "worker", null);
+            chunks.add(TRANSLATOR.translate(chunk.build(), TranslationContext.forProject(1)));
+        }
+        return chunks;
+    }
+
+    @Test
+    void profilesMergedFromRollupsEqualThoseMergedFromTheChunks() throws Exception {
+        List<ExportProfilesServiceRequest> chunks = chunks();
+        long start = Math.floorDiv(TestChunk.T0, BUCKET) * BUCKET;
+        List<Rollup> rollups = new ArrayList<>();
+        for (long bucket = start; bucket < start + 6 * BUCKET; bucket += BUCKET) {
+            ProfileMerger merger = Rollup.merger(bucket, bucket + BUCKET, 10);
+            for (int c = 0; c < chunks.size(); c++) {
+                merger.add(chunks.get(c), "python", c % 2 == 0 ? "a@1" : "b@2", "production");
+            }
+            Rollup rollup = new Rollup(bucket, bucket + BUCKET, merger.result(), new TreeSet<>(), new TreeMap<>());
+            rollups.add(RollupCodec.read(RollupCodec.write(rollup)));
+            assertArrayEquals(RollupCodec.write(rollup), RollupCodec.write(rollups.get(rollups.size() - 1)),
+                    "a rollup read back writes the same bytes");
+        }
+        for (ViewFilter filter : List.of(ViewFilter.between(start, start + 6 * BUCKET),
+                new ViewFilter(start + BUCKET, start + 5 * BUCKET, null, "2", null, null),
+                new ViewFilter(start, start + 6 * BUCKET, null, null, null, null, null, "b@2", null))) {
+            TimeGrid grid = TimeGrid.aligned(filter.fromNanos(), filter.toNanos(), 2 * SECOND);
+            ProfileMerger fromChunks = new ProfileMerger(filter, grid, false);
+            for (int c = 0; c < chunks.size(); c++) {
+                fromChunks.add(chunks.get(c), "python", c % 2 == 0 ? "a@1" : "b@2", "production");
+            }
+            ProfileMerger fromRollups = new ProfileMerger(filter, grid, false);
+            List<Rollup> reversed = new ArrayList<>(rollups);
+            java.util.Collections.reverse(reversed);
+            for (Rollup rollup : reversed) {
+                if (fromRollups.accepts(rollup)) {
+                    fromRollups.add(rollup);
+                }
+            }
+            MergedProfile expected = fromChunks.result();
+            MergedProfile actual = fromRollups.result();
+            assertTrue(expected.sampleCount() > 100, "the filter keeps samples");
+            assertEquals(expected.sampleCount(), actual.sampleCount());
+            assertEquals(expected.chunks(), actual.chunks());
+            assertEquals(collapsed(expected), collapsed(actual));
+            assertArrayEquals(PprofWriter.toProto(expected).toByteArray(), PprofWriter.toProto(actual).toByteArray(),
+                    "pprof byte for byte");
+            Timeline.Result expectedSteps = Timeline.of(expected, Timeline.By.THREAD);
+            Timeline.Result actualSteps = Timeline.of(actual, Timeline.By.THREAD);
+            assertEquals(expectedSteps.series().size(), actualSteps.series().size());
+            for (int s = 0; s < expectedSteps.series().size(); s++) {
+                assertEquals(Arrays.toString(expectedSteps.series().get(s).counts()),
+                        Arrays.toString(actualSteps.series().get(s).counts()));
+            }
+        }
+    }
+
+    @Test
+    void aRollupWhoseTicksDoNotNestInTheTimelineStepsIsRefused() {
+        long start = Math.floorDiv(TestChunk.T0, BUCKET) * BUCKET;
+        Rollup rollup = new Rollup(start, start + BUCKET, Rollup.merger(start, start + BUCKET, 10).result(),
+                new TreeSet<>(), new TreeMap<>());
+        ProfileMerger misaligned = new ProfileMerger(ViewFilter.between(start, start + BUCKET),
+                new TimeGrid(start + SECOND / 2, SECOND, 10), false);
+        assertEquals(false, misaligned.accepts(rollup));
+        assertThrows(IllegalArgumentException.class, () -> misaligned.add(rollup));
+        ProfileMerger narrower = new ProfileMerger(ViewFilter.between(start + SECOND, start + BUCKET), null, false);
+        assertEquals(false, narrower.accepts(rollup), "a rollup wider than the range cannot be cut");
+    }
+
+    private static String collapsed(MergedProfile profile) throws Exception {
+        StringWriter out = new StringWriter();
+        CollapsedStacksWriter.write(profile, out);
+        return out.toString();
+    }
+}
