@@ -183,12 +183,15 @@ public class RollupBuilder implements ApplicationEventListener<ServerStartupEven
             if (!index.settled(minute.getKey())) {
                 continue;
             }
-            Optional<Rollup> rollup = builds.newest(project, RollupTier.MINUTE, minute.getKey()).flatMap(builds::read);
-            boolean missing = rollup.isEmpty() || lacksDerived(rollup.get(), minute.getValue());
-            if (missing) {
-                Optional<RollupObjects.Version> rebuilt = builds.buildMinute(project, minute.getKey());
+            Optional<Rollup> newest = builds.newest(project, RollupTier.MINUTE, minute.getKey()).flatMap(builds::read);
+            Optional<Rollup> rollup = newest;
+            if (newest.isEmpty() || lacksDerived(newest.get(), minute.getValue())) {
+                // a minute with a rollup takes its late chunks in; one without is built from its index
+                Optional<RollupObjects.Version> rebuilt = newest.isEmpty()
+                        ? builds.buildMinute(project, minute.getKey())
+                        : builds.absorb(project, minute.getKey(), newest.get(), minute.getValue());
                 rebuilt.ifPresent(v -> built(RollupTier.MINUTE));
-                rollup = rebuilt.flatMap(builds::read);
+                rollup = rebuilt.isPresent() ? rebuilt.flatMap(builds::read) : newest;
             }
             long hour = RollupTier.HOUR.bucketOf(minute.getKey());
             long day = RollupTier.DAY.bucketOf(minute.getKey());

@@ -15,6 +15,7 @@ import jakarta.inject.Singleton;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SortedMap;
@@ -60,6 +61,38 @@ public class RollupBuilds {
             included.add(entry.name());
         }
         if (included.isEmpty()) {
+            return Optional.empty();
+        }
+        RollupObjects.Version version = new RollupObjects.Version(projectId, RollupTier.MINUTE, minute,
+                included.size());
+        rollups.write(version, RollupCodec.write(new Rollup(minute, end, merger.result(), included, new TreeMap<>())));
+        return Optional.of(version);
+    }
+
+    /**
+     * A minute's rollup with its late chunks added: the newest rollup merged with the derived forms of the late
+     * entries it does not hold, so that chunks arriving late one by one into a full minute cost one read each, not a
+     * rebuild of the minute. Empty when none of them is derived yet.
+     */
+    public Optional<RollupObjects.Version> absorb(String projectId, long minute, Rollup newest,
+                                                  List<ChunkTimeIndex.Entry> late) {
+        long end = minute + RollupTier.MINUTE.bucketNanos();
+        ProfileMerger merger = Rollup.merger(minute, end, RollupTier.MINUTE.ticks());
+        merger.add(newest);
+        SortedSet<String> included = new TreeSet<>(newest.included());
+        for (ChunkTimeIndex.Entry entry : late) {
+            if (included.contains(entry.name())) {
+                continue;
+            }
+            Optional<ChunkArchive.DerivedForm> form = archive.readDerived(entry.key());
+            if (form.isPresent()) {
+                Map<String, String> metadata = form.get().metadata();
+                merger.add(parse(form.get().otlp(), entry), metadata.get(ChunkMetadata.PLATFORM),
+                        metadata.get(ChunkMetadata.RELEASE), metadata.get(ChunkMetadata.ENVIRONMENT));
+                included.add(entry.name());
+            }
+        }
+        if (included.size() == newest.included().size()) {
             return Optional.empty();
         }
         RollupObjects.Version version = new RollupObjects.Version(projectId, RollupTier.MINUTE, minute,
