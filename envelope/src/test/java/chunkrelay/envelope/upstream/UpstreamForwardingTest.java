@@ -136,7 +136,10 @@ class UpstreamForwardingTest {
         int before = upstream.accepted().size();
         upstream.answer(request -> new TestUpstream.Answer(503, Map.of()));
         List<String> expected;
-        try (RunningRelay relay = RunningRelay.start(s3, upstreamProperties("relay.upstream.queue-envelopes", "1"))) {
+        // the stopped relay may still hold a claim on the envelope it was last trying; it lapses after one to two
+        // claims, so a short claim keeps the wait below the test's
+        try (RunningRelay relay = RunningRelay.start(s3, upstreamProperties("relay.upstream.queue-envelopes", "1",
+                "relay.upstream.spool-claim", "3s"))) {
             expected = replayAll(relay.client(), false);
         }
         assertEquals(before, upstream.accepted().size(), "nothing was taken while the upstream was down");
@@ -153,7 +156,10 @@ class UpstreamForwardingTest {
         int before = upstream.accepted().size();
         upstream.answer(request -> new TestUpstream.Answer(503, Map.of()));
         List<String> expected;
-        try (RunningRelay relay = RunningRelay.start(s3, upstreamProperties("relay.upstream.queue-envelopes", "1"))) {
+        // the stopped relay may still hold a claim on the envelope it was last trying; it lapses after one to two
+        // claims, so a short claim keeps the wait below the test's
+        try (RunningRelay relay = RunningRelay.start(s3, upstreamProperties("relay.upstream.queue-envelopes", "1",
+                "relay.upstream.spool-claim", "3s"))) {
             expected = replayAll(relay.client(), false);
         }
         upstream.answer(request -> TestUpstream.Answer.ok());
