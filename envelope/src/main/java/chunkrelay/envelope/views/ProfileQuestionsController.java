@@ -17,7 +17,7 @@ import io.micronaut.scheduling.annotation.ExecuteOn;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.time.Duration;
-import java.time.Instant;
+import java.time.Clock;
 import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Locale;
@@ -35,9 +35,12 @@ public class ProfileQuestionsController {
     private final ProfileViews views;
     private final ProfileQuestions questions;
 
-    public ProfileQuestionsController(ProfileViews views, ProfileQuestions questions) {
+    private final Clock clock;
+
+    public ProfileQuestionsController(ProfileViews views, ProfileQuestions questions, Clock clock) {
         this.views = views;
         this.questions = questions;
+        this.clock = clock;
     }
 
     /** The range of a project's newest chunks, null times when it has none. */
@@ -53,21 +56,21 @@ public class ProfileQuestionsController {
 
     @Get(uri = "/{project}/newest", produces = MediaType.APPLICATION_JSON)
     public NewestRange newest(@PathVariable String project) {
-        long id = ViewQuery.parse(project, null, null, null, null, null, null, null, null, Instant.now()).project();
+        long id = ViewQuery.parse(project, null, null, null, null, null, null, null, null, ViewQuery.now(clock)).project();
         return views.newestRange(id).map(r -> new NewestRange(id, r.from().toString(), r.to().toString()))
                 .orElse(new NewestRange(id, null, null));
     }
 
     @Get(uri = "/{project}/traces", produces = MediaType.APPLICATION_JSON)
     public ProfileQuestions.TraceList traces(@PathVariable String project, HttpRequest<?> request) {
-        return questions.traces(ViewQuery.of(project, request.getParameters()));
+        return questions.traces(ViewQuery.of(project, request.getParameters(), ViewQuery.now(clock)));
     }
 
     @Get(uri = "/{project}/traces/{traceId}/profile")
     public HttpResponse<byte[]> traceProfile(@PathVariable String project, @PathVariable String traceId,
                                              HttpRequest<?> request) throws IOException {
         ExportFormat format = ProfileViewsController.format(request.getParameters().get("format"));
-        ViewQuery query = ViewQuery.of(project, request.getParameters()).withTrace(traceId);
+        ViewQuery query = ViewQuery.of(project, request.getParameters(), ViewQuery.now(clock)).withTrace(traceId);
         MergedProfile profile = questions.traceProfile(query);
         String name = "trace-" + query.traceId() + "." + format.suffix();
         ByteArrayOutputStream body = new ByteArrayOutputStream();
@@ -78,7 +81,7 @@ public class ProfileQuestionsController {
     @Get(uri = "/{project}/diff", produces = MediaType.APPLICATION_JSON)
     public ProfileDiff.Result diff(@PathVariable String project, HttpRequest<?> request) {
         HttpParameters parameters = request.getParameters();
-        ViewQuery query = ViewQuery.of(project, parameters);
+        ViewQuery query = ViewQuery.of(project, parameters, ViewQuery.now(clock));
         return questions.diff(DiffSide.parse("baseline", parameters.get("baseline"), query),
                 DiffSide.parse("comparison", parameters.get("comparison"), query));
     }
@@ -86,7 +89,7 @@ public class ProfileQuestionsController {
     @Get(uri = "/{project}/timeline", produces = MediaType.APPLICATION_JSON)
     public TimelineAnswer timeline(@PathVariable String project, HttpRequest<?> request) {
         HttpParameters parameters = request.getParameters();
-        ViewQuery query = ViewQuery.of(project, parameters);
+        ViewQuery query = ViewQuery.of(project, parameters, ViewQuery.now(clock));
         Timeline.By by = by(parameters.get("by"));
         Timeline.Result timeline = questions.timeline(query, step(parameters.get("step")), by);
         return new TimelineAnswer(query.project(), query.from().toString(), query.to().toString(),

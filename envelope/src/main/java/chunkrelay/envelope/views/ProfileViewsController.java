@@ -15,7 +15,7 @@ import io.micronaut.scheduling.annotation.ExecuteOn;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.time.Instant;
+import java.time.Clock;
 import java.util.List;
 
 /**
@@ -28,8 +28,11 @@ import java.util.List;
 public class ProfileViewsController {
     private final ProfileViews views;
 
-    public ProfileViewsController(ProfileViews views) {
+    private final Clock clock;
+
+    public ProfileViewsController(ProfileViews views, Clock clock) {
         this.views = views;
+        this.clock = clock;
     }
 
     /** The project ids in the archive; empty lists are written too (the relay's JSON leaves them out otherwise). */
@@ -58,7 +61,7 @@ public class ProfileViewsController {
                                       @Nullable @QueryValue String platform, @Nullable @QueryValue String release,
                                       @Nullable @QueryValue String environment) {
         ViewQuery query = ViewQuery.parse(project, from, to, profilerId, platform, release, null, null, null,
-                Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS)).withEnvironment(environment);
+                ViewQuery.now(clock)).withEnvironment(environment);
         ProfileViews.ChunkListing listing = views.chunks(query);
         return new ChunkList(query.project(), query.from().toString(), query.to().toString(), listing.chunks(),
                 listing.truncated());
@@ -67,7 +70,7 @@ public class ProfileViewsController {
     @Get(uri = "/{project}/profile")
     public HttpResponse<byte[]> profile(@PathVariable String project, HttpRequest<?> request) throws IOException {
         ExportFormat exportFormat = format(request.getParameters().get("format"));
-        ViewQuery query = ViewQuery.of(project, request.getParameters());
+        ViewQuery query = ViewQuery.of(project, request.getParameters(), ViewQuery.now(clock));
         ByteArrayOutputStream body = new ByteArrayOutputStream();
         views.export(query, exportFormat, body);
         return download(body.toByteArray(), exportFormat, ProfileViews.fileName(query, exportFormat));

@@ -93,12 +93,16 @@ public record ViewQuery(long project, Instant from, Instant to, String profilerI
      * The query a view's request parameters give: from, to, profiler_id, platform, release, environment, thread_id,
      * trace_id and span_id.
      */
-    static ViewQuery of(String project, HttpParameters parameters) {
+    static ViewQuery of(String project, HttpParameters parameters, Instant now) {
         return parse(project, parameters.get("from"), parameters.get("to"), parameters.get("profiler_id"),
                 parameters.get("platform"), parameters.get("release"), parameters.get("thread_id"),
-                parameters.get("trace_id"), parameters.get("span_id"),
-                Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS))
+                parameters.get("trace_id"), parameters.get("span_id"), now)
                 .withEnvironment(parameters.get("environment"));
+    }
+
+    /** Now on the relay's clock, in whole seconds: the end of a range given without one. */
+    static Instant now(java.time.Clock clock) {
+        return clock.instant().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
     }
 
     static long nanos(Instant instant) {
