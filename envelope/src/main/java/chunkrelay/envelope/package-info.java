@@ -1,6 +1,5 @@
 /**
- * The relay application: the Micronaut entry point and the replay and export command lines. Each sub-package is one
- * concern; {@code ingest} is the top, {@code errors} and {@code archive} the bottom, and no sub-package imports one
- * that depends on it.
+ * The relay application: the Micronaut entry point, which hands a command line to {@code cli}, and the one clock.
+ * Each sub-package is one concern; docs/how-it-works.md lists them in the order their dependencies point.
  */
 package chunkrelay.envelope;

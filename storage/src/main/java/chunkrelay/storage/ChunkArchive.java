@@ -33,7 +33,6 @@ public final class ChunkArchive implements AutoCloseable {
 
     static final String SENTRY_SUFFIX = ".sentry.json";
     /** Where payloads the relay failed on are kept, beside (not under) the projects' chunks. */
-    public static final String QUARANTINE_PREFIX = "quarantine/";
     static final String OTLP_SUFFIX = ".otlp.binpb";
     static final String DELIVERED_SUFFIX = ".delivered";
     static final String REPLAY_SUFFIX = ".replay";
@@ -179,7 +178,7 @@ public final class ChunkArchive implements AutoCloseable {
     public String quarantine(String projectId, String chunkId, byte[] payload, String reason) {
         ArchiveKey.checkPart("project id", projectId);
         String name = chunkId != null && chunkId.matches("[0-9a-f]{32}") ? chunkId : "unknown";
-        String key = QUARANTINE_PREFIX + projectId + "/" + LocalDate.now(ZoneOffset.UTC) + "/" + name + "-"
+        String key = ArchiveLayout.QUARANTINE + projectId + "/" + LocalDate.now(ZoneOffset.UTC) + "/" + name + "-"
                 + UUID.randomUUID() + SENTRY_SUFFIX + compression().suffix();
         store.put(key, compress(payload), new ObjectHeaders(JSON, compression().encoding(),
                 Map.of("reason", ObjectHeaders.safeValue(reason), ChunkMetadata.PROJECT, projectId)), store.requests().deadline());

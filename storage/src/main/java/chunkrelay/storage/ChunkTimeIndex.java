@@ -24,8 +24,6 @@ import java.util.Optional;
  * holds it. Both prefixes are per project and day, for retention. Thread-safe.
  */
 public final class ChunkTimeIndex {
-    public static final String INDEX_PREFIX = "index/";
-    public static final String LATE_PREFIX = "late/";
     public static final long MINUTE_NANOS = 60_000_000_000L;
     /** How many minutes before a minute a chunk overlapping it may start: a chunk covers at most 66 s. */
     public static final int LOOK_BEHIND_MINUTES = 2;
@@ -99,12 +97,12 @@ public final class ChunkTimeIndex {
         if (lateCheck) {
             for (long minute = minuteOf(firstSampleNanos); minute <= last; minute += MINUTE_NANOS) {
                 if (nowNanos >= settlesAt(minute) - lateMargin.toNanos()) {
-                    store.storeObject(LATE_PREFIX + new Entry(key, firstSampleNanos, last, minute).lateName(), EMPTY);
+                    store.storeObject(ArchiveLayout.LATE + new Entry(key, firstSampleNanos, last, minute).lateName(), EMPTY);
                 }
             }
         }
         Entry entry = new Entry(key, firstSampleNanos, last, minuteOf(firstSampleNanos));
-        store.storeObject(INDEX_PREFIX + entry.lateName(), EMPTY);
+        store.storeObject(ArchiveLayout.INDEX + entry.lateName(), EMPTY);
     }
 
     /** When a minute's rollup may be built (Unix nanoseconds). */
@@ -135,7 +133,7 @@ public final class ChunkTimeIndex {
     public List<Entry> startingIn(String projectId, long minuteNanos) {
         ArchiveKey.checkPart("project id", projectId);
         List<Entry> entries = new ArrayList<>();
-        String folder = INDEX_PREFIX + minuteFolder(projectId, minuteNanos);
+        String folder = ArchiveLayout.INDEX + minuteFolder(projectId, minuteNanos);
         for (String key : store.listObjects(folder)) {
             parse(projectId, minuteNanos, key.substring(folder.length())).ifPresent(entries::add);
         }
@@ -146,7 +144,7 @@ public final class ChunkTimeIndex {
     public List<Entry> late(String projectId) {
         ArchiveKey.checkPart("project id", projectId);
         List<Entry> entries = new ArrayList<>();
-        String folder = LATE_PREFIX + projectId + "/";
+        String folder = ArchiveLayout.LATE + projectId + "/";
         for (String key : store.listObjects(folder)) {
             // {day}/{HHmm}/{name}
             String[] parts = key.substring(folder.length()).split("/", 3);
@@ -164,18 +162,18 @@ public final class ChunkTimeIndex {
 
     /** Puts a chunk in the late queue (a rollup was built without it, its form not yet derived). */
     public void markLate(Entry entry) {
-        store.storeObject(LATE_PREFIX + entry.lateName(), EMPTY);
+        store.storeObject(ArchiveLayout.LATE + entry.lateName(), EMPTY);
     }
 
     /** Takes an entry off the late queue once every rollup that covers its minute holds it. */
     public void removeLate(Entry entry) {
-        store.deleteObject(LATE_PREFIX + entry.lateName());
+        store.deleteObject(ArchiveLayout.LATE + entry.lateName());
     }
 
     /** The days of a project that have index entries, oldest first. */
     public List<LocalDate> days(String projectId) {
         List<LocalDate> days = new ArrayList<>();
-        for (String folder : store.listFolders(INDEX_PREFIX + projectId + "/")) {
+        for (String folder : store.listFolders(ArchiveLayout.INDEX + projectId + "/")) {
             try {
                 days.add(LocalDate.parse(folder));
             } catch (RuntimeException notADay) {
@@ -188,7 +186,7 @@ public final class ChunkTimeIndex {
     /** The minutes of a project's day that chunks start in, oldest first (Unix nanoseconds). */
     public List<Long> minutes(String projectId, LocalDate day) {
         List<Long> minutes = new ArrayList<>();
-        for (String folder : store.listFolders(INDEX_PREFIX + projectId + "/" + day + "/")) {
+        for (String folder : store.listFolders(ArchiveLayout.INDEX + projectId + "/" + day + "/")) {
             try {
                 minutes.add(minuteNanos(day, folder));
             } catch (RuntimeException notAMinute) {

@@ -20,7 +20,7 @@ import java.util.function.Function;
 
 /**
  * Deletes what the bucket keeps past its retention, and measures what it keeps. One pass ({@link #sweep}) over the
- * per-project, per-day folders ({@link #PROJECT_DAY_FOLDERS}), the span log and the relay's own folders:
+ * per-project, per-day folders ({@link ArchiveLayout#PROJECT_DAY_FOLDERS}), the span log and the relay's own folders:
  *
  * <ul>
  *   <li>a project's day is due once its last instant is older than the project's retention; of a due day, every
@@ -42,13 +42,6 @@ import java.util.function.Function;
  * every time; a day past its retention is listed at every pass. Not thread-safe: one pass at a time.
  */
 public final class RetentionSweep {
-    /**
-     * The folders that hold a project's objects by day, {@code {folder}{project}/{yyyy-mm-dd}/...}, in the order a
-     * due day is deleted: what the views derive from the chunks (their index, rollups and late arrivals), quarantined
-     * payloads, then the chunks themselves ({@code ""}).
-     */
-    static final List<String> PROJECT_DAY_FOLDERS = List.of("index/", "rollups/", "late/",
-            ChunkArchive.QUARANTINE_PREFIX, "");
     private static final String NUMBER = "[0-9]{1,20}";
     /** How long the size of a kept day before yesterday is taken as listed. */
     static final Duration RELIST_SETTLED = Duration.ofDays(1);
@@ -109,7 +102,7 @@ public final class RetentionSweep {
             Duration retention = rules.projectRetention().apply(project.getKey());
             for (LocalDate day : project.getValue()) {
                 boolean due = isDue(day, retention, now);
-                for (String folder : PROJECT_DAY_FOLDERS) {
+                for (String folder : ArchiveLayout.PROJECT_DAY_FOLDERS) {
                     String dayFolder = folder + project.getKey() + "/" + day + "/";
                     Listed listed = settledDays.get(dayFolder);
                     if (due || listed == null || !listed.at().plus(RELIST_SETTLED).isAfter(now)) {
@@ -133,7 +126,7 @@ public final class RetentionSweep {
     /** Every project with every day it has in any per-day folder. */
     private Map<String, TreeSet<LocalDate>> projectDays() {
         Map<String, TreeSet<LocalDate>> days = new TreeMap<>();
-        for (String folder : PROJECT_DAY_FOLDERS) {
+        for (String folder : ArchiveLayout.PROJECT_DAY_FOLDERS) {
             for (String project : store.listFolders(folder)) {
                 if (project.matches(NUMBER)) {
                     days.computeIfAbsent(project, p -> new TreeSet<>())

@@ -19,7 +19,6 @@ import java.util.TreeMap;
  * replicas building one are harmless. Per project and day, for retention. Thread-safe.
  */
 public final class RollupObjects {
-    public static final String PREFIX = "rollups/";
     private static final DateTimeFormatter HOUR_MINUTE = DateTimeFormatter.ofPattern("HHmm").withZone(ZoneOffset.UTC);
     private static final DateTimeFormatter HOUR = DateTimeFormatter.ofPattern("HH").withZone(ZoneOffset.UTC);
 
@@ -51,7 +50,7 @@ public final class RollupObjects {
     /** Every stored version of a tier in a project's day (see {@link #newest}). */
     public List<Version> versions(String projectId, LocalDate day, RollupTier tier, String within) {
         ArchiveKey.checkPart("project id", projectId);
-        String folder = PREFIX + projectId + "/" + day + "/";
+        String folder = ArchiveLayout.ROLLUPS + projectId + "/" + day + "/";
         List<Version> versions = new ArrayList<>();
         for (String key : store.listObjects(folder + tier.letter() + within)) {
             String name = key.substring(folder.length() + 1);
@@ -85,7 +84,7 @@ public final class RollupObjects {
     }
 
     static String folder(String projectId, long bucketNanos) {
-        return PREFIX + projectId + "/" + LocalDate.ofInstant(instant(bucketNanos), ZoneOffset.UTC) + "/";
+        return ArchiveLayout.ROLLUPS + projectId + "/" + LocalDate.ofInstant(instant(bucketNanos), ZoneOffset.UTC) + "/";
     }
 
     /** {@code HHmm} for a minute, {@code HH} for an hour, nothing for a day. */

@@ -108,7 +108,7 @@ class RetentionSweepTest {
         clock.advance(RETENTION.plusDays(1));
         Map<String, RetentionSweep.Size> kept = sweep(Map.of()).sweep();
 
-        for (String folder : RetentionSweep.PROJECT_DAY_FOLDERS) {
+        for (String folder : ArchiveLayout.PROJECT_DAY_FOLDERS) {
             assertEquals(List.of(), keys(folder + "1/" + OLD + "/"), folder + " of the old day");
             assertFalse(keys(folder + "1/" + YOUNG + "/").isEmpty(), folder + " of the young day");
         }

@@ -1,8 +1,10 @@
 package chunkrelay.translate;
 
+import chunkrelay.chunk.SentryPlatform;
+
 import java.util.Locale;
 
-/** What a Sentry platform name means in OpenTelemetry's vocabulary. */
+/** What a Sentry platform name and unit mean in OpenTelemetry's vocabulary ({@link SentryPlatform}). */
 final class Platforms {
     private Platforms() {
     }
@@ -13,35 +15,13 @@ final class Platforms {
      * expect every location to carry a frame type.
      */
     static String frameType(String platform) {
-        String p = platform.toLowerCase(Locale.ROOT);
-        return switch (p) {
-            case "python" -> "cpython";
-            case "node", "javascript" -> "v8js";
-            case "java", "android" -> "jvm";
-            case "cocoa", "native", "c", "objc", "swift" -> "native";
-            case "csharp" -> "dotnet";
-            case "elixir", "erlang" -> "beam";
-            default -> p;
-        };
+        return SentryPlatform.named(platform).map(SentryPlatform::frameType)
+                .orElse(platform.toLowerCase(Locale.ROOT));
     }
 
     /** The {@code telemetry.sdk.language} of a Sentry platform, or null when the conventions name none. */
     static String sdkLanguage(String platform) {
-        return switch (platform.toLowerCase(Locale.ROOT)) {
-            case "python" -> "python";
-            case "node" -> "nodejs";
-            case "javascript" -> "webjs";
-            case "java", "android" -> "java";
-            case "cocoa", "swift" -> "swift";
-            case "native", "c" -> "cpp";
-            case "ruby" -> "ruby";
-            case "php" -> "php";
-            case "dotnet", "csharp" -> "dotnet";
-            case "go" -> "go";
-            case "rust" -> "rust";
-            case "elixir", "erlang" -> "erlang";
-            default -> null;
-        };
+        return SentryPlatform.named(platform).map(SentryPlatform::sdkLanguage).orElse(null);
     }
 
     /** The UCUM form of a Sentry measurement unit; units it does not know pass through unchanged. */

@@ -1,6 +1,6 @@
 package chunkrelay.envelope.auth;
 
-import java.util.Set;
+import chunkrelay.chunk.SentryPlatform;
 
 /**
  * Relay's data categories of profile chunks: {@code profile_chunk_ui} for the UI platforms, {@code profile_chunk}
@@ -9,8 +9,6 @@ import java.util.Set;
 public enum ChunkCategory {
     PROFILE_CHUNK("profile_chunk"),
     PROFILE_CHUNK_UI("profile_chunk_ui");
-
-    private static final Set<String> UI_PLATFORMS = Set.of("cocoa", "android", "javascript");
 
     private final String relayName;
 
@@ -23,6 +21,9 @@ public enum ChunkCategory {
     }
 
     public static ChunkCategory ofPlatform(String platform) {
-        return platform != null && UI_PLATFORMS.contains(platform) ? PROFILE_CHUNK_UI : PROFILE_CHUNK;
+        // Relay matches the name as sent, case included
+        boolean ui = SentryPlatform.named(platform).filter(known -> known.sentryName().equals(platform))
+                .map(SentryPlatform::ui).orElse(false);
+        return ui ? PROFILE_CHUNK_UI : PROFILE_CHUNK;
     }
 }

@@ -34,7 +34,7 @@ public class DeliveryMarkers implements DeliveryListener {
     }
 
     /** Whether a chunk was marked for replay since the last call. */
-    boolean takeReplayMarked() {
+    public boolean takeReplayMarked() {
         return replayMarked.getAndSet(false);
     }
 

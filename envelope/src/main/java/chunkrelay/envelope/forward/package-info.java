@@ -1,5 +1,2 @@
-/**
- * OTLP forwarding wiring, delivery and replay markers in the bucket, the replay command, and the recovery pass that
- * delivers what no replica did. Depends on no other package of the relay.
- */
+/** OTLP forwarding: the exporter's wiring from configuration, and the delivery and replay markers it leaves. */
 package chunkrelay.envelope.forward;

@@ -1,7 +1,6 @@
 package chunkrelay.envelope.ingest;
 
 import chunkrelay.envelope.errors.RelayError;
-import chunkrelay.envelope.pipeline.RelayLimits;
 
 import io.micronaut.http.HttpHeaders;
 import io.micronaut.http.HttpStatus;
@@ -27,10 +26,10 @@ public class ChunkMemoryBudget {
     private final double chunkWorkingSetFactor;
     private final long retryAfterSeconds;
 
-    public ChunkMemoryBudget(RelayLimits limits, IngestCapacity capacity) {
+    public ChunkMemoryBudget(RelayLimits limits) {
         this.units = new Semaphore((int) Math.min(Integer.MAX_VALUE, budgetBytes(limits) / UNIT));
-        this.chunkWorkingSetFactor = Math.max(1.0, capacity.chunkWorkingSetFactor());
-        this.retryAfterSeconds = Math.max(1, capacity.retryAfter().toSeconds());
+        this.chunkWorkingSetFactor = Math.max(1.0, limits.chunkWorkingSetFactor());
+        this.retryAfterSeconds = Math.max(1, limits.retryAfter().toSeconds());
     }
 
     static long budgetBytes(RelayLimits limits) {

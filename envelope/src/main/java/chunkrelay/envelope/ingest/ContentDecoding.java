@@ -1,7 +1,6 @@
 package chunkrelay.envelope.ingest;
 
 import chunkrelay.envelope.errors.RelayError;
-import chunkrelay.envelope.pipeline.RelayLimits;
 
 import com.aayushatharva.brotli4j.Brotli4jLoader;
 import com.aayushatharva.brotli4j.decoder.BrotliInputStream;

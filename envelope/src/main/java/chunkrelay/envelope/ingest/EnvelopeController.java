@@ -3,12 +3,11 @@ package chunkrelay.envelope.ingest;
 import chunkrelay.envelope.auth.ProjectIds;
 import chunkrelay.envelope.auth.ProjectKey;
 import chunkrelay.envelope.auth.ProjectRegistry;
-import chunkrelay.envelope.disk.DiskGuard;
-import chunkrelay.envelope.errors.RelayError;
-import chunkrelay.envelope.pipeline.RelayLimits;
-import chunkrelay.envelope.upstream.ForwardedFor;
 import chunkrelay.envelope.auth.RequestAuthenticator;
 import chunkrelay.envelope.auth.SentryAuth;
+import chunkrelay.envelope.disk.DiskGuard;
+import chunkrelay.envelope.errors.RelayError;
+import chunkrelay.envelope.upstream.ForwardedFor;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micronaut.http.HttpHeaders;
@@ -46,14 +45,13 @@ public class EnvelopeController {
     private final ChunkMemoryBudget budget;
     private final IngestWorkers workers;
     private final RelayLimits limits;
-    private final IngestCapacity capacity;
     private final MeterRegistry meters;
     private final Clock clock;
     private final DiskGuard diskGuard;
 
     public EnvelopeController(RequestAuthenticator authenticator, ProjectRegistry projects, ContentDecoding decoding,
                               EnvelopeIngest ingest, ChunkMemoryBudget budget, IngestWorkers workers,
-                              RelayLimits limits, IngestCapacity capacity, MeterRegistry meters,
+                              RelayLimits limits, MeterRegistry meters,
                               Clock clock, DiskGuard diskGuard) {
         this.authenticator = authenticator;
         this.projects = projects;
@@ -62,7 +60,6 @@ public class EnvelopeController {
         this.budget = budget;
         this.workers = workers;
         this.limits = limits;
-        this.capacity = capacity;
         this.meters = meters;
         this.clock = clock;
         this.diskGuard = diskGuard;
@@ -95,7 +92,7 @@ public class EnvelopeController {
             refusal = e;
         }
         BodyCollector collector = new BodyCollector(budget.openForBody(), limits.maxEnvelopeBytes(), refusal,
-                capacity.readTimeout(), workers.timer());
+                limits.readTimeout(), workers.timer());
         ((ServerHttpRequest<?>) request).byteBody().toByteArrayPublisher().subscribe(collector);
         ContentDecoding.Encoding bodyEncoding = encoding;
         EnvelopeIngest.Sender bodySender = sender;

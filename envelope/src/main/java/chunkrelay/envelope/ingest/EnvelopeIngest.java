@@ -1,20 +1,19 @@
 package chunkrelay.envelope.ingest;
 
+import chunkrelay.chunk.spans.SpanItems;
 import chunkrelay.envelope.auth.ChunkCategory;
-import chunkrelay.envelope.pipeline.ChunkPeek;
-import chunkrelay.envelope.pipeline.ChunkPipeline;
-import chunkrelay.envelope.pipeline.ChunkPipelineUnavailableException;
 import chunkrelay.envelope.auth.Dsn;
-import chunkrelay.envelope.pipeline.ProfileChunkItem;
 import chunkrelay.envelope.auth.ProjectRateLimiter;
 import chunkrelay.envelope.auth.ProjectRegistry;
 import chunkrelay.envelope.errors.RelayError;
-import chunkrelay.chunk.spans.SpanItems;
 import chunkrelay.envelope.links.SpanIntake;
+import chunkrelay.envelope.pipeline.ChunkPeek;
+import chunkrelay.envelope.pipeline.ChunkPipeline;
+import chunkrelay.envelope.pipeline.ChunkPipelineUnavailableException;
+import chunkrelay.envelope.pipeline.ProfileChunkItem;
 import chunkrelay.envelope.upstream.ForwardedItem;
 import chunkrelay.envelope.upstream.UpstreamEnvelope;
 import chunkrelay.envelope.upstream.UpstreamForwarder;
-import chunkrelay.envelope.pipeline.RelayLimits;
 
 import chunkrelay.chunk.ChunkItemHeader;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -60,7 +59,7 @@ public class EnvelopeIngest {
 
     public EnvelopeIngest(RelayLimits limits, ProjectRegistry projects, ChunkPipeline pipeline, MeterRegistry meters,
                           ChunkMemoryBudget budget, ProjectRateLimiter rateLimiter, UpstreamForwarder upstream,
-                          SpanIntake spans, IngestCapacity capacity) {
+                          SpanIntake spans) {
         this.limits = limits;
         this.projects = projects;
         this.pipeline = pipeline;
@@ -69,7 +68,7 @@ public class EnvelopeIngest {
         this.rateLimiter = rateLimiter;
         this.upstream = upstream;
         this.spans = spans;
-        this.retryAfterSeconds = Long.toString(Math.max(1, capacity.retryAfter().toSeconds()));
+        this.retryAfterSeconds = Long.toString(Math.max(1, limits.retryAfter().toSeconds()));
     }
 
     /**

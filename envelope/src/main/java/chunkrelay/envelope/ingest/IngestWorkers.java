@@ -30,10 +30,10 @@ public class IngestWorkers {
     private final int queueCapacity;
     private final long retryAfterSeconds;
 
-    public IngestWorkers(IngestCapacity capacity) {
-        int threads = capacity.workerThreads();
-        this.queueCapacity = Math.max(1, capacity.workerQueue());
-        this.retryAfterSeconds = Math.max(1, capacity.retryAfter().toSeconds());
+    public IngestWorkers(RelayLimits limits) {
+        int threads = limits.workerThreads();
+        this.queueCapacity = Math.max(1, limits.workerQueue());
+        this.retryAfterSeconds = Math.max(1, limits.retryAfter().toSeconds());
         AtomicInteger counter = new AtomicInteger();
         this.executor = new ThreadPoolExecutor(threads, threads, 0, TimeUnit.MILLISECONDS,
                 new ArrayBlockingQueue<>(queueCapacity), runnable -> {

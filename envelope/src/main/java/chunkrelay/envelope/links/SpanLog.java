@@ -1,6 +1,7 @@
 package chunkrelay.envelope.links;
 
 import chunkrelay.chunk.spans.SpanRecord;
+import chunkrelay.storage.ArchiveLayout;
 import chunkrelay.storage.ObjectStore;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -36,7 +37,6 @@ import java.util.UUID;
  */
 @Singleton
 public class SpanLog {
-    public static final String PREFIX = "spans/";
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final long NANOS_PER_MILLI = 1_000_000L;
     private static final long MINUTE_NANOS = 60_000_000_000L;
@@ -75,7 +75,7 @@ public class SpanLog {
             List<SpanRecord> group = entry.getValue();
             long first = group.stream().mapToLong(SpanRecord::startNanos).min().orElseThrow();
             long last = group.stream().mapToLong(SpanRecord::endNanos).max().orElseThrow();
-            String key = PREFIX + projectId + "/" + entry.getKey() + "/" + minute(last) + "/" + replica + "/"
+            String key = ArchiveLayout.SPANS + projectId + "/" + entry.getKey() + "/" + minute(last) + "/" + replica + "/"
                     + first / NANOS_PER_MILLI + "-" + (last / NANOS_PER_MILLI + 1) + "-" + UUID.randomUUID() + ".jsonl";
             StringBuilder lines = new StringBuilder();
             group.forEach(span -> lines.append(line(span)).append('\n'));
@@ -100,12 +100,12 @@ public class SpanLog {
         // one listing of the days' minute folders first: a profiler without spans costs one request a day
         Set<String> present = new HashSet<>();
         for (long day = fromNanos / DAY_NANOS; day <= lastEnd / DAY_NANOS; day++) {
-            String dayFolder = PREFIX + projectId + "/" + profilerId + "/" + DAY.format(Instant.ofEpochSecond(0,
+            String dayFolder = ArchiveLayout.SPANS + projectId + "/" + profilerId + "/" + DAY.format(Instant.ofEpochSecond(0,
                     day * DAY_NANOS)) + "/";
             store.listFolders(dayFolder).forEach(minute -> present.add(dayFolder + minute + "/"));
         }
         for (long minute = fromNanos / MINUTE_NANOS; minute <= lastEnd / MINUTE_NANOS; minute++) {
-            String minuteFolder = PREFIX + projectId + "/" + profilerId + "/" + minute(minute * MINUTE_NANOS) + "/";
+            String minuteFolder = ArchiveLayout.SPANS + projectId + "/" + profilerId + "/" + minute(minute * MINUTE_NANOS) + "/";
             if (!present.contains(minuteFolder)) {
                 continue;
             }

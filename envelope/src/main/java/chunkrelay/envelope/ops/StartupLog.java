@@ -2,9 +2,9 @@ package chunkrelay.envelope.ops;
 
 import chunkrelay.envelope.archive.StorageConfig;
 import chunkrelay.envelope.auth.ProjectRegistry;
-import chunkrelay.envelope.disk.DiskGuard;
 import chunkrelay.envelope.auth.RedisQuotaConfig;
-import chunkrelay.envelope.pipeline.RelayLimits;
+import chunkrelay.envelope.disk.DiskGuard;
+import chunkrelay.envelope.ingest.RelayLimits;
 import chunkrelay.envelope.upstream.UpstreamConfig;
 import chunkrelay.envelope.views.ViewsConfig;
 

@@ -5,6 +5,11 @@ import chunkrelay.chunk.ChunkProcessor;
 import chunkrelay.chunk.ChunkRejection;
 import chunkrelay.chunk.ChunkRejectionReason;
 import chunkrelay.chunk.ProfileChunk;
+import chunkrelay.envelope.archive.ArchivedMetadata;
+import chunkrelay.envelope.archive.RelayVersion;
+import chunkrelay.envelope.derivation.ChunkDerivations;
+import chunkrelay.envelope.derivation.ChunkStages;
+import chunkrelay.envelope.derivation.LinkMeters;
 import chunkrelay.storage.ArchiveKey;
 import chunkrelay.storage.ArchiveResult;
 import chunkrelay.storage.ArchiveUnavailableException;
@@ -33,8 +38,6 @@ import java.util.function.Supplier;
 @Singleton
 public class ArchivingChunkPipeline implements ChunkPipeline {
     private static final Logger LOG = LoggerFactory.getLogger(ArchivingChunkPipeline.class);
-    /** The reason of a chunk the relay failed on: its own bug, not one of Relay's reasons for a bad chunk. */
-    static final String INTERNAL_ERROR = "internal_error";
 
     private final ChunkProcessor processor;
     private final ChunkArchive archive;
@@ -63,7 +66,7 @@ public class ArchivingChunkPipeline implements ChunkPipeline {
         for (ChunkRejectionReason reason : ChunkRejectionReason.values()) {
             meters.counter("relay.chunks.rejected", "reason", reason.relayName());
         }
-        this.internalErrors = meters.counter("relay.chunks.rejected", "reason", INTERNAL_ERROR);
+        this.internalErrors = meters.counter("relay.chunks.rejected", "reason", ChunkDerivations.INTERNAL_ERROR);
         this.duplicates = meters.counter("relay.chunks.duplicates");
         this.archiveDuplicates = meters.counter("relay.archive.duplicates");
         this.archiveFailures = meters.counter("relay.archive.failures");

@@ -1,6 +1,5 @@
 /**
- * The chunk path after an envelope is read: validation, translation, duplicate suppression and archiving, then
- * hand-off to forwarding, and the OTLP forms derived after the link window. Uses {@code auth} (project settings),
- * {@code forward} and {@code links}.
+ * The chunk path after an envelope is read, up to the 200: validation and normalisation, duplicate suppression,
+ * the Sentry form and its index entry in the archive, then the hand-off to derivation.
  */
 package chunkrelay.envelope.pipeline;

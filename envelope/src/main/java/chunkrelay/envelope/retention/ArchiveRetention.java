@@ -3,8 +3,7 @@ package chunkrelay.envelope.retention;
 import chunkrelay.envelope.archive.StorageConfig;
 import chunkrelay.envelope.auth.ProjectIds;
 import chunkrelay.envelope.auth.ProjectRegistry;
-import chunkrelay.envelope.links.SpanLog;
-import chunkrelay.envelope.upstream.UpstreamSpool;
+import chunkrelay.storage.ArchiveLayout;
 import chunkrelay.storage.ArchiveUnavailableException;
 import chunkrelay.storage.ObjectLease;
 import chunkrelay.storage.ObjectStore;
@@ -46,7 +45,6 @@ import java.util.concurrent.atomic.AtomicLong;
 public class ArchiveRetention implements ApplicationEventListener<ServerStartupEvent> {
     private static final Logger LOG = LoggerFactory.getLogger(ArchiveRetention.class);
     /** The key prefix of the sweep's lease objects. */
-    public static final String LEASE = "retention/sweep-";
     /**
      * The span log links chunks derived late: within their window, at a recovery search (today and yesterday) or at
      * a replay of recent days. Two days covers all but a replay of older days, which then derives without the spans.
@@ -76,13 +74,13 @@ public class ArchiveRetention implements ApplicationEventListener<ServerStartupE
         this.config = config;
         this.defaultRetention = config.retentionPeriod();
         this.clock = clock;
-        this.lease = new ObjectLease(store, LEASE, config.retentionInterval(), clock,
+        this.lease = new ObjectLease(store, ArchiveLayout.RETENTION_LEASE, config.retentionInterval(), clock,
                 UUID.randomUUID().toString().substring(0, 8));
         Counter objects = meters.counter("relay.retention.deleted.objects");
         Counter bytes = meters.counter("relay.retention.deleted.bytes");
         this.sweep = new RetentionSweep(store, new RetentionSweep.Rules(
-                project -> retentionOf(projects, project), defaultRetention, SpanLog.PREFIX, SPAN_LOG_USE,
-                List.of(UpstreamSpool.SPOOL_PREFIX, UpstreamSpool.CLAIM_PREFIX)), clock,
+                project -> retentionOf(projects, project), defaultRetention, ArchiveLayout.SPANS, SPAN_LOG_USE,
+                List.of(ArchiveLayout.UPSTREAM_SPOOL, ArchiveLayout.UPSTREAM_SPOOL_CLAIMS)), clock,
                 (project, size) -> {
                     objects.increment();
                     bytes.increment(size);

@@ -1,6 +1,7 @@
 package chunkrelay.envelope.upstream;
 
 import chunkrelay.retry.Backoff;
+import chunkrelay.storage.ArchiveLayout;
 import chunkrelay.storage.ArchiveUnavailableException;
 import chunkrelay.storage.ObjectLease;
 import chunkrelay.storage.ObjectStore;
@@ -27,9 +28,6 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class UpstreamSpool {
     private static final Logger LOG = LoggerFactory.getLogger(UpstreamSpool.class);
-    public static final String SPOOL_PREFIX = "upstream-spool/";
-    /** Claims on spooled envelopes, so that replicas sharing the bucket send each one once. */
-    public static final String CLAIM_PREFIX = "upstream-spool-claims/";
     /** How often the bucket is listed when this relay has spooled nothing: another replica's or a gone relay's. */
     private static final long IDLE_LISTING_MILLIS = 30_000;
 
@@ -79,7 +77,7 @@ public final class UpstreamSpool {
      * @throws ArchiveUnavailableException when the bucket does not take it
      */
     void add(UpstreamEnvelope envelope) {
-        String key = SPOOL_PREFIX + String.format("%020d", envelope.receivedAt().toEpochMilli()) + "-"
+        String key = ArchiveLayout.UPSTREAM_SPOOL + String.format("%020d", envelope.receivedAt().toEpochMilli()) + "-"
                 + UUID.randomUUID() + ".envelope";
         store.storeObject(key, envelope.spooled());
         depth.incrementAndGet();
@@ -113,7 +111,7 @@ public final class UpstreamSpool {
         }
         lastListing = now;
         try {
-            List<String> keys = store.listObjects(SPOOL_PREFIX);
+            List<String> keys = store.listObjects(ArchiveLayout.UPSTREAM_SPOOL);
             depth.set(keys.size());
             oldestMillis.set(keys.isEmpty() ? 0 : Math.max(0, clock.millis() - arrival(keys.get(0))));
             for (String key : keys) {
@@ -159,7 +157,7 @@ public final class UpstreamSpool {
      */
     private boolean claim(String key) {
         ObjectLease lease = claims.computeIfAbsent(key, k -> new ObjectLease(store,
-                CLAIM_PREFIX + k.substring(SPOOL_PREFIX.length()) + ".", config.spoolClaim(), clock, claimant));
+                ArchiveLayout.UPSTREAM_SPOOL_CLAIMS + k.substring(ArchiveLayout.UPSTREAM_SPOOL.length()) + ".", config.spoolClaim(), clock, claimant));
         if (lease.acquire()) {
             return true;
         }
@@ -177,7 +175,7 @@ public final class UpstreamSpool {
 
     /** When the envelope of a spool key arrived (epoch millis); 0 for a key not named by the relay. */
     private static long arrival(String key) {
-        String name = key.substring(SPOOL_PREFIX.length());
+        String name = key.substring(ArchiveLayout.UPSTREAM_SPOOL.length());
         try {
             return Long.parseLong(name.substring(0, name.indexOf('-')));
         } catch (RuntimeException e) {

@@ -1,5 +1,6 @@
 package chunkrelay.envelope.forward;
 
+import chunkrelay.envelope.recovery.ReplayCommand;
 import chunkrelay.translate.export.Compression;
 import chunkrelay.translate.export.OtlpExportSettings;
 import io.micronaut.context.ApplicationContext;

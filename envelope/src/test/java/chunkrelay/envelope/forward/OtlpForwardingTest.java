@@ -1,9 +1,11 @@
 package chunkrelay.envelope.forward;
 
 import chunkrelay.envelope.Application;
+import chunkrelay.envelope.cli.ReplayCli;
+import chunkrelay.envelope.recovery.ReplayCommand;
+import chunkrelay.envelope.recovery.ReplaySummary;
 import chunkrelay.envelope.testing.OtlpReceiver;
 import chunkrelay.envelope.testing.RelayClient;
-import chunkrelay.envelope.ReplayCli;
 import chunkrelay.envelope.testing.RunningRelay;
 
 import chunkrelay.chunk.fixtures.Fixtures;

@@ -3,7 +3,6 @@ package chunkrelay.envelope.ingest;
 import chunkrelay.envelope.testing.Envelopes;
 import chunkrelay.envelope.testing.ForkedRelay;
 import chunkrelay.envelope.testing.RelayClient;
-import chunkrelay.envelope.pipeline.RelayLimits;
 
 import io.micronaut.context.annotation.Property;
 import io.micronaut.runtime.server.EmbeddedServer;
@@ -55,7 +54,7 @@ class ChunkMemoryBudgetTest {
 
     @Test
     void aConfiguredBudgetReplacesTheDefaultShareOfTheHeap() {
-        RelayLimits configured = new RelayLimits(200L << 20, 50L << 20, 1 << 20, 12345);
+        RelayLimits configured = EnvelopeFuzzTest.limits(200L << 20, 50L << 20, 1 << 20, 12345);
         assertEquals(12345, ChunkMemoryBudget.budgetBytes(configured));
     }
 

@@ -1,17 +1,16 @@
 package chunkrelay.envelope.ingest;
 
-import chunkrelay.envelope.pipeline.ChunkPipeline;
+import chunkrelay.envelope.auth.ProjectRateLimiter;
+import chunkrelay.envelope.auth.ProjectRegistry;
+import chunkrelay.envelope.errors.RelayError;
 import chunkrelay.envelope.links.LinksConfig;
 import chunkrelay.envelope.links.SpanIndex;
 import chunkrelay.envelope.links.SpanIntake;
 import chunkrelay.envelope.links.SpanLog;
+import chunkrelay.envelope.pipeline.ChunkPipeline;
+import chunkrelay.envelope.testing.RelayClient;
 import chunkrelay.envelope.upstream.UpstreamConfig;
 import chunkrelay.envelope.upstream.UpstreamForwarder;
-import chunkrelay.envelope.auth.ProjectRateLimiter;
-import chunkrelay.envelope.auth.ProjectRegistry;
-import chunkrelay.envelope.testing.RelayClient;
-import chunkrelay.envelope.errors.RelayError;
-import chunkrelay.envelope.pipeline.RelayLimits;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micronaut.context.annotation.Property;
@@ -59,14 +58,18 @@ class EnvelopeFuzzTest {
         }
     }
 
-    private static final IngestCapacity CAPACITY =
-            new IngestCapacity(0, 64, Duration.ofSeconds(30), 2.0, Duration.ofSeconds(5));
+    /** Relay's size limits as given, the default request work. */
+    static RelayLimits limits(long maxEnvelopeBytes, long maxChunkBytes, int maxHeaderBytes,
+                              long maxBufferedChunkBytes) {
+        return new RelayLimits(maxEnvelopeBytes, maxChunkBytes, maxHeaderBytes, maxBufferedChunkBytes, 0, 64,
+                Duration.ofSeconds(30), 2.0, Duration.ofSeconds(5));
+    }
 
     @Test
     void everyMutatedEnvelopeEndsInAcceptanceOrAClean4xx() {
         AtomicInteger chunks = new AtomicInteger();
         ChunkPipeline pipeline = items -> chunks.addAndGet(items.size());
-        RelayLimits defaultLimits = new RelayLimits(200L << 20, 50L << 20, 1 << 20, 256L << 20);
+        RelayLimits defaultLimits = limits(200L << 20, 50L << 20, 1 << 20, 256L << 20);
         ProjectRegistry projects = new ProjectRegistry(List.of());
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
         ProjectRateLimiter unlimited = new ProjectRateLimiter(projects, meters);
@@ -79,10 +82,10 @@ class EnvelopeFuzzTest {
                 1, false);
         SpanIntake spans = new SpanIntake(new SpanIndex(links, meters), new SpanLog(null, links, meters), links, meters);
         EnvelopeIngest defaults = new EnvelopeIngest(defaultLimits, projects, pipeline, meters,
-                new ChunkMemoryBudget(defaultLimits, CAPACITY), unlimited, noUpstream, spans, CAPACITY);
-        RelayLimits smallLimits = new RelayLimits(1 << 20, 64 << 10, 4 << 10, 1 << 20);
+                new ChunkMemoryBudget(defaultLimits), unlimited, noUpstream, spans);
+        RelayLimits smallLimits = limits(1 << 20, 64 << 10, 4 << 10, 1 << 20);
         EnvelopeIngest small = new EnvelopeIngest(smallLimits, projects, pipeline, meters,
-                new ChunkMemoryBudget(smallLimits, CAPACITY), unlimited, noUpstream, spans, CAPACITY);
+                new ChunkMemoryBudget(smallLimits), unlimited, noUpstream, spans);
         ContentDecoding decoding = new ContentDecoding(smallLimits, meters);
         EnvelopeMutator mutator = new EnvelopeMutator(SEED);
         Random random = mutator.random();

@@ -1,6 +1,7 @@
 package chunkrelay.envelope.links;
 
-import chunkrelay.envelope.pipeline.ChunkDerivations;
+import chunkrelay.envelope.derivation.ChunkDerivations;
+import chunkrelay.envelope.recovery.UnderivedSearch;
 import chunkrelay.envelope.testing.OtlpReceiver;
 import chunkrelay.envelope.testing.PrometheusScrape;
 import chunkrelay.envelope.testing.RunningRelay;
@@ -152,7 +153,7 @@ class LinkWindowTimingTest {
             LocalDate to = days.get(days.size() - 1);
 
             // the chunk was written after the replaying relay started, so after the time its clock still reads
-            replayer.clock().advance(ChunkDerivations.RECOVERY_GRACE.minusSeconds(1));
+            replayer.clock().advance(UnderivedSearch.RECOVERY_GRACE.minusSeconds(1));
             assertEquals(0, derivations.deriveForReplay("1", from, to));
             replayer.clock().advance(Duration.ofMinutes(1));
             assertEquals(1, derivations.deriveForReplay("1", from, to));

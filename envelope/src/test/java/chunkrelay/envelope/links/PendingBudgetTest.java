@@ -1,6 +1,6 @@
 package chunkrelay.envelope.links;
 
-import chunkrelay.envelope.pipeline.ChunkDerivations;
+import chunkrelay.envelope.derivation.ChunkDerivations;
 import chunkrelay.envelope.testing.PrometheusScrape;
 import chunkrelay.envelope.testing.RunningRelay;
 import chunkrelay.storage.EmbeddedS3Server;

@@ -1,7 +1,8 @@
 package chunkrelay.envelope.links;
 
 import chunkrelay.chunk.spans.SpanRecord;
-import chunkrelay.envelope.pipeline.ChunkDerivations;
+import chunkrelay.envelope.derivation.ChunkDerivations;
+import chunkrelay.envelope.recovery.UnderivedSearch;
 import chunkrelay.envelope.testing.ForkedRelay;
 import chunkrelay.envelope.testing.OtlpReceiver;
 import chunkrelay.envelope.testing.PrometheusScrape;
@@ -190,7 +191,7 @@ class TraceLinksTest {
             // the grace (LinkWindowTimingTest checks the grace itself)
             List<String> command = new ArrayList<>(List.of(
                     Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m"));
-            String ahead = ChunkDerivations.RECOVERY_GRACE.plusSeconds(5).toSeconds() + "s";
+            String ahead = UnderivedSearch.RECOVERY_GRACE.plusSeconds(5).toSeconds() + "s";
             for (String property : with(storage, "relay.links.window=0s", "relay.otlp.endpoint=" + receiver.endpoint(),
                     "test.clock=manual", "test.clock-ahead=" + ahead)) {
                 command.add("-D" + property);

@@ -406,7 +406,7 @@ class ConfigurationDocsTest {
         }
     }
 
-    private static Path repositoryRoot() {
+    static Path repositoryRoot() {
         Path dir = Path.of("").toAbsolutePath();
         while (dir != null && !(Files.isDirectory(dir.resolve("docs")) && Files.isRegularFile(dir.resolve("README.md")))) {
             dir = dir.getParent();

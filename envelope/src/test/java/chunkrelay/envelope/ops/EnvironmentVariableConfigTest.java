@@ -1,10 +1,10 @@
 package chunkrelay.envelope.ops;
 
-import chunkrelay.envelope.pipeline.DuplicateConfig;
 import chunkrelay.envelope.auth.ProjectConfig;
 import chunkrelay.envelope.auth.ProjectRegistry;
 import chunkrelay.envelope.auth.RedisQuotaConfig;
-import chunkrelay.envelope.pipeline.RelayLimits;
+import chunkrelay.envelope.ingest.RelayLimits;
+import chunkrelay.envelope.pipeline.DuplicateConfig;
 
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.context.env.PropertySource;

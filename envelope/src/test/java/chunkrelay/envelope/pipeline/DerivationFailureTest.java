@@ -1,9 +1,11 @@
 package chunkrelay.envelope.pipeline;
 
+import chunkrelay.chunk.ProfileChunk;
+import chunkrelay.envelope.ingest.ChunkProcessingFactory;
 import chunkrelay.envelope.testing.Envelopes;
 import chunkrelay.envelope.testing.PrometheusScrape;
 import chunkrelay.envelope.testing.RelayClient;
-import chunkrelay.chunk.ProfileChunk;
+import chunkrelay.storage.ArchiveLayout;
 import chunkrelay.storage.ChunkArchive;
 import chunkrelay.storage.UnderivedChunk;
 import chunkrelay.translate.ChunkTranslator;
@@ -59,7 +61,7 @@ class DerivationFailureTest {
         }
         assertEquals(1, underived.size(), underived.toString());
         assertArrayEquals(Envelopes.chunkPayload(), archive.readSentry(underived.get(0).key()).orElseThrow());
-        assertEquals(List.of(), archive.store().listObjects(ChunkArchive.QUARANTINE_PREFIX));
+        assertEquals(List.of(), archive.store().listObjects(ArchiveLayout.QUARANTINE));
     }
 
     /** A translator with a bug: it throws on every chunk. */

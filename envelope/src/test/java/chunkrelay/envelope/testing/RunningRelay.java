@@ -2,6 +2,7 @@ package chunkrelay.envelope.testing;
 
 import chunkrelay.envelope.retention.ArchiveRetention;
 import chunkrelay.retry.TestClock;
+import chunkrelay.storage.ArchiveLayout;
 import chunkrelay.storage.ArchiveSettings;
 import chunkrelay.storage.ArchivedChunk;
 import chunkrelay.storage.ChunkArchive;
@@ -101,7 +102,7 @@ public final class RunningRelay implements AutoCloseable {
                 .build()) {
             Map<String, String> objects = new TreeMap<>();
             for (S3Object object : client.listObjectsV2Paginator(b -> b.bucket(BUCKET)).contents()) {
-                if (!object.key().startsWith(ArchiveRetention.LEASE)) {
+                if (!object.key().startsWith(ArchiveLayout.RETENTION_LEASE)) {
                     objects.put(object.key(), object.eTag());
                 }
             }

@@ -1,10 +1,11 @@
 package chunkrelay.envelope.upstream;
 
-import chunkrelay.envelope.ExportCli;
-import chunkrelay.envelope.ReplayCli;
+import chunkrelay.envelope.cli.ExportCli;
+import chunkrelay.envelope.cli.ReplayCli;
 import chunkrelay.envelope.testing.OtlpReceiver;
 import chunkrelay.envelope.testing.RunningRelay;
 import chunkrelay.envelope.testing.TestUpstream;
+import chunkrelay.storage.ArchiveLayout;
 import chunkrelay.storage.ArchiveSettings;
 import chunkrelay.storage.ChunkArchive;
 import chunkrelay.storage.EmbeddedS3Server;
@@ -61,7 +62,7 @@ class CliBackgroundWorkTest {
             assertEquals(List.of(), upstream.received(), "nothing reached the upstream");
             Set<String> objects = RunningRelay.objects(s3).keySet();
             assertTrue(objects.contains(spooled), "the spooled envelope is left for a relay: " + objects);
-            assertTrue(objects.stream().noneMatch(key -> key.startsWith(UpstreamSpool.CLAIM_PREFIX)), objects
+            assertTrue(objects.stream().noneMatch(key -> key.startsWith(ArchiveLayout.UPSTREAM_SPOOL_CLAIMS)), objects
                     + " has a claim");
         }
     }
@@ -154,7 +155,7 @@ class CliBackgroundWorkTest {
         Instant now = Instant.now();
         UpstreamEnvelope envelope = new UpstreamEnvelope(1, "a".repeat(32), "sentry.java/8.43.0", header,
                 List.of(new ForwardedItem("event", itemHeader, payload)), now, null, null, "127.0.0.1");
-        String key = UpstreamSpool.SPOOL_PREFIX + String.format("%020d", now.toEpochMilli()) + "-"
+        String key = ArchiveLayout.UPSTREAM_SPOOL + String.format("%020d", now.toEpochMilli()) + "-"
                 + UUID.randomUUID() + ".envelope";
         try (ChunkArchive archive = new ChunkArchive(s3.applyTo(ArchiveSettings.defaults()
                 .withBucket(RunningRelay.BUCKET)))) {

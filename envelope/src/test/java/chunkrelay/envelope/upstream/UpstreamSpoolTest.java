@@ -1,6 +1,7 @@
 package chunkrelay.envelope.upstream;
 
 import chunkrelay.retry.TestClock;
+import chunkrelay.storage.ArchiveLayout;
 import chunkrelay.storage.ArchiveSettings;
 import chunkrelay.storage.EmbeddedS3Server;
 import chunkrelay.storage.ObjectLease;
@@ -73,8 +74,8 @@ class UpstreamSpoolTest {
         spool.sendRound();
 
         assertEquals(List.of(1L, 2L), handed);
-        assertEquals(List.of(), store.listObjects(UpstreamSpool.SPOOL_PREFIX));
-        assertEquals(List.of(), store.listObjects(UpstreamSpool.CLAIM_PREFIX), "claims are released");
+        assertEquals(List.of(), store.listObjects(ArchiveLayout.UPSTREAM_SPOOL));
+        assertEquals(List.of(), store.listObjects(ArchiveLayout.UPSTREAM_SPOOL_CLAIMS), "claims are released");
         assertEquals(0.0, depth());
     }
 
@@ -94,21 +95,21 @@ class UpstreamSpoolTest {
         clock.advance(CONFIG.retryInitial());
         spool.sendRound();
         assertEquals(List.of(1L, 1L, 2L), handed);
-        assertEquals(List.of(), store.listObjects(UpstreamSpool.SPOOL_PREFIX));
+        assertEquals(List.of(), store.listObjects(ArchiveLayout.UPSTREAM_SPOOL));
     }
 
     @Test
     void leavesAnEnvelopeClaimedByAnotherRelayToIt() {
         spool.add(envelope(1, START.minusSeconds(20)));
-        String key = store.listObjects(UpstreamSpool.SPOOL_PREFIX).get(0);
+        String key = store.listObjects(ArchiveLayout.UPSTREAM_SPOOL).get(0);
         ObjectLease other = new ObjectLease(store,
-                UpstreamSpool.CLAIM_PREFIX + key.substring(UpstreamSpool.SPOOL_PREFIX.length()) + ".",
+                ArchiveLayout.UPSTREAM_SPOOL_CLAIMS + key.substring(ArchiveLayout.UPSTREAM_SPOOL.length()) + ".",
                 CONFIG.spoolClaim(), clock, "another-relay");
         assertEquals(true, other.acquire());
 
         spool.sendRound();
 
         assertEquals(List.of(), handed);
-        assertEquals(List.of(key), store.listObjects(UpstreamSpool.SPOOL_PREFIX));
+        assertEquals(List.of(key), store.listObjects(ArchiveLayout.UPSTREAM_SPOOL));
     }
 }

@@ -1,0 +1,118 @@
+package chunkrelay.envelope.cli;
+
+import chunkrelay.envelope.auth.ProjectIds;
+import chunkrelay.envelope.derivation.ChunkDerivations;
+import chunkrelay.envelope.recovery.ReplayCommand;
+import chunkrelay.envelope.recovery.ReplaySummary;
+import chunkrelay.storage.ArchiveUnavailableException;
+import io.micronaut.context.ApplicationContext;
+import io.micronaut.context.exceptions.BeanInstantiationException;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.TypeConversionException;
+
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.time.LocalDate;
+import java.time.format.DateTimeParseException;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code java -jar envelope.jar replay --project <id> --from <yyyy-mm-dd> --to <yyyy-mm-dd>}: runs
+ * {@link ReplayCommand} in an application context with the relay's configuration ({@code relay.storage.*},
+ * {@code relay.otlp.*}) but no HTTP server. Exit code 0 when every chunk is delivered (now or before), 1 when some
+ * could not be, 2 for a usage or configuration error.
+ */
+@Command(name = ReplayCli.COMMAND, sortOptions = false,
+        description = {"Re-sends the archived OTLP form of every chunk of the project whose first sample lies in the"
+                + " UTC days [from, to] and that has no delivery marker.",
+                "Needs relay.otlp.endpoint (env RELAY_OTLP_ENDPOINT) and the relay's relay.storage.* configuration."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:every chunk is delivered, now or before", "1:some chunks could not be delivered",
+                "2:usage or configuration error"})
+public final class ReplayCli implements Callable<Integer> {
+    static final String COMMAND = "replay";
+    static final int OK = 0;
+    static final int INCOMPLETE = 1;
+    public static final int USAGE = CommandLines.USAGE;
+
+    @Spec
+    private CommandSpec spec;
+    @Option(names = "--project", required = true, paramLabel = "<project id>", converter = ProjectId.class,
+            description = "the numeric project id")
+    private String projectId;
+    @Option(names = "--from", required = true, paramLabel = "<yyyy-mm-dd>", converter = Day.class,
+            description = "the first UTC day")
+    private LocalDate from;
+    @Option(names = "--to", required = true, paramLabel = "<yyyy-mm-dd>", converter = Day.class,
+            description = "the last UTC day, included")
+    private LocalDate to;
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "print this help and exit")
+    private boolean help;
+
+    /** Runs the command and returns the process exit code; {@code args} excludes the command name. */
+    public static int run(List<String> args, PrintStream out, PrintStream err) {
+        return CommandLines.execute(new ReplayCli(), args, out, err);
+    }
+
+    @Override
+    public Integer call() {
+        if (from.isAfter(to)) {
+            throw new ParameterException(spec.commandLine(), "--from " + from + " is after --to " + to);
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        try (ApplicationContext context = CommandLines.context()) {
+            if (context.getProperty("relay.otlp.endpoint", String.class).filter(s -> !s.isBlank()).isEmpty()) {
+                err.println("replay: relay.otlp.endpoint (env RELAY_OTLP_ENDPOINT) is not set: there is nothing to"
+                        + " replay to");
+                return USAGE;
+            }
+            // chunks archived but not derived (a relay stopped inside their link window) get their OTLP form first
+            context.getBean(ChunkDerivations.class).deriveForReplay(projectId, from, to);
+            ReplaySummary summary = context.getBean(ReplayCommand.class).replay(projectId, from, to);
+            out.println(summary.describe());
+            summary.failures().forEach(failure -> err.println("replay: not delivered: " + failure));
+            return summary.complete() ? OK : INCOMPLETE;
+        } catch (BeanInstantiationException e) {
+            err.println("replay: configuration error: " + CommandLines.rootMessage(e));
+            return USAGE;
+        } catch (ArchiveUnavailableException e) {
+            err.println("replay: the archive is not reachable: " + e.getMessage());
+            return INCOMPLETE;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            err.println("replay: interrupted; chunks not delivered yet stay for the next replay");
+            return INCOMPLETE;
+        }
+    }
+
+    /** A numeric project id, as in the envelope endpoint's path. */
+    static final class ProjectId implements ITypeConverter<String> {
+        @Override
+        public String convert(String value) {
+            String trimmed = value.trim();
+            if (ProjectIds.parse(trimmed).isEmpty()) {
+                throw new TypeConversionException("'" + value + "' is not a numeric project id");
+            }
+            return trimmed;
+        }
+    }
+
+    /** A UTC day as the archive files chunks under, yyyy-mm-dd. */
+    static final class Day implements ITypeConverter<LocalDate> {
+        @Override
+        public LocalDate convert(String value) {
+            try {
+                return LocalDate.parse(value.trim());
+            } catch (DateTimeParseException e) {
+                throw new TypeConversionException("'" + value + "' is not a day as yyyy-mm-dd");
+            }
+        }
+    }
+}

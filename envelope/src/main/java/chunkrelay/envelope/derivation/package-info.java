@@ -1,0 +1,5 @@
+/**
+ * The OTLP form of each archived chunk, derived once its link window has passed: the chunks waiting by clock time,
+ * their translation with the spans seen, the archive write and the hand-off to forwarding, and retries.
+ */
+package chunkrelay.envelope.derivation;

@@ -1,0 +1,40 @@
+package chunkrelay.storage;
+
+import java.util.List;
+
+/**
+ * Every folder of the bucket, named once. A chunk's own objects have no prefix: {@code {project}/{yyyy-mm-dd}/...}
+ * ({@link ArchiveKey}); everything else the relay keeps lies under one of these.
+ */
+public final class ArchiveLayout {
+    /** The time index: one entry per chunk under the minute of its first sample ({@link ChunkTimeIndex}). */
+    public static final String INDEX = "index/";
+    /** Chunks indexed into a minute that may already be rolled up ({@link ChunkTimeIndex}). */
+    public static final String LATE = "late/";
+    /** Minute, hour and day rollups ({@link RollupObjects}). */
+    public static final String ROLLUPS = "rollups/";
+    /** Payloads the relay failed on, kept to be processed again after a fix ({@link ChunkArchive}). */
+    public static final String QUARANTINE = "quarantine/";
+    /** The span log: spans seen, by project, profiler and minute, for links across replicas. */
+    public static final String SPANS = "spans/";
+    /** Heartbeats of relays that may hold chunks waiting for their link window. */
+    public static final String DERIVERS = "derivers/";
+    /** Heartbeats of relays whose forwarding may leave chunks undelivered if they die. */
+    public static final String FORWARDERS = "forwarders/";
+    /** Envelopes for the upstream Sentry that wait in the bucket. */
+    public static final String UPSTREAM_SPOOL = "upstream-spool/";
+    /** Claims on spooled envelopes, so that one replica sends each. */
+    public static final String UPSTREAM_SPOOL_CLAIMS = "upstream-spool-claims/";
+    /** The lease of the retention sweep, held by one replica at a time. */
+    public static final String RETENTION_LEASE = "retention/sweep-";
+
+    /**
+     * The folders that hold a project's objects by day, {@code {folder}{project}/{yyyy-mm-dd}/...}, in the order a
+     * due day is deleted: what the views derive from the chunks (their index, rollups and late arrivals), quarantined
+     * payloads, then the chunks themselves ({@code ""}).
+     */
+    public static final List<String> PROJECT_DAY_FOLDERS = List.of(INDEX, ROLLUPS, LATE, QUARANTINE, "");
+
+    private ArchiveLayout() {
+    }
+}
