@@ -49,7 +49,7 @@ class RefusedBodiesTest {
     @Test
     void anOverLimitBodySentSlowlyIsAnswered413OnceItHasBeenSent() {
         RelayClient client = new RelayClient(server.getURI());
-        RelayClient.Answer answer = client.postStream(PATH, () -> slowly(65 * MIB, MIB, 5), "X-Sentry-Auth", AUTH);
+        RelayClient.Answer answer = client.postStream(PATH, () -> slowly(65 * MIB, MIB, 50), "X-Sentry-Auth", AUTH);
         assertEquals(413, answer.status(), answer.raw());
         assertEquals("failed to read request body", answer.detail());
     }
@@ -70,6 +70,8 @@ class RefusedBodiesTest {
     private static InputStream slowly(long size, int piece, long pauseMillis) {
         return new InputStream() {
             private long left = size;
+            /** Bytes left in the current piece; the pause comes before a piece, whatever size the reader asks for. */
+            private long pieceLeft;
 
             @Override
             public int read() {
@@ -82,15 +84,19 @@ class RefusedBodiesTest {
                 if (left == 0) {
                     return -1;
                 }
-                try {
-                    Thread.sleep(pauseMillis);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return -1;
+                if (pieceLeft == 0) {
+                    try {
+                        Thread.sleep(pauseMillis);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        return -1;
+                    }
+                    pieceLeft = piece;
                 }
-                int n = (int) Math.min(Math.min(length, piece), left);
+                int n = (int) Math.min(Math.min(length, pieceLeft), left);
                 Arrays.fill(buffer, offset, offset + n, (byte) ' ');
                 left -= n;
+                pieceLeft -= n;
                 return n;
             }
         };
