@@ -7,8 +7,11 @@ import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * The archive's index by time: one empty object per chunk, under the UTC minute of its first sample, named so that a
@@ -127,6 +130,22 @@ public final class ChunkTimeIndex {
             }
         }
         return entries;
+    }
+
+    /**
+     * Visits each chunk whose samples overlap {@code [fromNanos, toNanos)} of a project once, by the minute it starts
+     * in (the range's minutes and the two before), until {@code visit} returns false. Costs one listing per minute.
+     */
+    public void overlappingRange(String projectId, long fromNanos, long toNanos, Predicate<Entry> visit) {
+        Set<ArchiveKey> seen = new HashSet<>();
+        for (long minute = minuteOf(fromNanos) - LOOK_BEHIND_MINUTES * MINUTE_NANOS; minute < toNanos;
+             minute += MINUTE_NANOS) {
+            for (Entry entry : startingIn(projectId, minute)) {
+                if (entry.overlaps(fromNanos, toNanos) && seen.add(entry.key()) && !visit.test(entry)) {
+                    return;
+                }
+            }
+        }
     }
 
     /** The chunks filed under one minute of a project (their first sample lies in it), in name order. */

@@ -20,7 +20,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -79,26 +78,23 @@ public class ProfileViews {
         String project = Long.toString(query.project());
         long from = ViewQuery.nanos(query.from());
         long to = ViewQuery.nanos(query.to());
-        Map<ArchiveKey, ChunkTimeIndex.Entry> seen = new LinkedHashMap<>();
         List<ChunkSummary> summaries = new ArrayList<>();
-        long behind = ChunkTimeIndex.LOOK_BEHIND_MINUTES * ChunkTimeIndex.MINUTE_NANOS;
-        for (long minute = ChunkTimeIndex.minuteOf(from) - behind; minute < to;
-             minute += ChunkTimeIndex.MINUTE_NANOS) {
-            for (ChunkTimeIndex.Entry entry : index.startingIn(project, minute)) {
-                if (!entry.overlaps(from, to) || seen.putIfAbsent(entry.key(), entry) != null
-                        || (query.profilerId() != null && !query.profilerId().equals(entry.key().profilerId()))) {
-                    continue;
-                }
-                if (summaries.size() == config.maxChunks()) {
-                    return new ChunkListing(summaries, true);
-                }
-                ChunkSummary summary = summary(entry);
-                if (matches(query, summary)) {
-                    summaries.add(summary);
-                }
+        boolean[] truncated = {false};
+        index.overlappingRange(project, from, to, entry -> {
+            if (query.profilerId() != null && !query.profilerId().equals(entry.key().profilerId())) {
+                return true;
             }
-        }
-        return new ChunkListing(summaries, false);
+            if (summaries.size() == config.maxChunks()) {
+                truncated[0] = true;
+                return false;
+            }
+            ChunkSummary summary = summary(entry);
+            if (matches(query, summary)) {
+                summaries.add(summary);
+            }
+            return true;
+        });
+        return new ChunkListing(summaries, truncated[0]);
     }
 
     /**

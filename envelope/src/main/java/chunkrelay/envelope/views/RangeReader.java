@@ -23,7 +23,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -260,16 +259,14 @@ public class RangeReader {
             if (from >= to) {
                 return;
             }
-            Map<ArchiveKey, ChunkTimeIndex.Entry> chunks = new LinkedHashMap<>();
-            long behind = ChunkTimeIndex.LOOK_BEHIND_MINUTES * MINUTE;
-            for (long minute = ChunkTimeIndex.minuteOf(from) - behind; minute < to; minute += MINUTE) {
-                for (ChunkTimeIndex.Entry entry : index.startingIn(project, minute)) {
-                    if (entry.overlaps(from, to) && profilerPasses(entry.key())) {
-                        chunks.putIfAbsent(entry.key(), entry);
-                    }
+            List<ArchiveKey> chunks = new ArrayList<>();
+            index.overlappingRange(project, from, to, entry -> {
+                if (profilerPasses(entry.key())) {
+                    chunks.add(entry.key());
                 }
-            }
-            for (ArchiveKey key : chunks.keySet()) {
+                return true;
+            });
+            for (ArchiveKey key : chunks) {
                 chunk(key, from, to);
             }
         }
