@@ -5,14 +5,13 @@ import chunkrelay.storage.ArchiveUnavailableException;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.context.exceptions.BeanInstantiationException;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintStream;
 import java.io.PrintWriter;
-import java.time.LocalDate;
 import java.util.List;
 import java.util.concurrent.Callable;
 
@@ -34,15 +33,8 @@ public final class ReindexCli implements Callable<Integer> {
 
     @Spec
     private CommandSpec spec;
-    @Option(names = "--project", required = true, paramLabel = "<project id>", converter = ReplayCli.ProjectId.class,
-            description = "the numeric project id")
-    private String projectId;
-    @Option(names = "--from", required = true, paramLabel = "<yyyy-mm-dd>", converter = ReplayCli.Day.class,
-            description = "the first UTC day")
-    private LocalDate from;
-    @Option(names = "--to", required = true, paramLabel = "<yyyy-mm-dd>", converter = ReplayCli.Day.class,
-            description = "the last UTC day, included")
-    private LocalDate to;
+    @Mixin
+    private ProjectDays days;
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "print this help and exit")
     private boolean help;
 
@@ -53,13 +45,12 @@ public final class ReindexCli implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (from.isAfter(to)) {
-            throw new ParameterException(spec.commandLine(), "--from " + from + " is after --to " + to);
-        }
+        days.check();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         try (ApplicationContext context = CommandLines.context()) {
-            out.println(context.getBean(ArchiveReindex.class).reindex(projectId, from, to).describe());
+            ArchiveReindex reindex = context.getBean(ArchiveReindex.class);
+            out.println(reindex.reindex(days.projectId(), days.from(), days.to()).describe());
             return 0;
         } catch (BeanInstantiationException e) {
             err.println("reindex: configuration error: " + CommandLines.rootMessage(e));

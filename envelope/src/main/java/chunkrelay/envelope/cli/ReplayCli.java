@@ -1,6 +1,5 @@
 package chunkrelay.envelope.cli;
 
-import chunkrelay.envelope.auth.ProjectIds;
 import chunkrelay.envelope.derivation.ChunkDerivations;
 import chunkrelay.envelope.recovery.ReplayCommand;
 import chunkrelay.envelope.recovery.ReplaySummary;
@@ -8,17 +7,13 @@ import chunkrelay.storage.ArchiveUnavailableException;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.context.exceptions.BeanInstantiationException;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.TypeConversionException;
 
 import java.io.PrintStream;
 import java.io.PrintWriter;
-import java.time.LocalDate;
-import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.concurrent.Callable;
 
@@ -43,15 +38,8 @@ public final class ReplayCli implements Callable<Integer> {
 
     @Spec
     private CommandSpec spec;
-    @Option(names = "--project", required = true, paramLabel = "<project id>", converter = ProjectId.class,
-            description = "the numeric project id")
-    private String projectId;
-    @Option(names = "--from", required = true, paramLabel = "<yyyy-mm-dd>", converter = Day.class,
-            description = "the first UTC day")
-    private LocalDate from;
-    @Option(names = "--to", required = true, paramLabel = "<yyyy-mm-dd>", converter = Day.class,
-            description = "the last UTC day, included")
-    private LocalDate to;
+    @Mixin
+    private ProjectDays days;
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "print this help and exit")
     private boolean help;
 
@@ -62,9 +50,7 @@ public final class ReplayCli implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (from.isAfter(to)) {
-            throw new ParameterException(spec.commandLine(), "--from " + from + " is after --to " + to);
-        }
+        days.check();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         try (ApplicationContext context = CommandLines.context()) {
@@ -74,8 +60,9 @@ public final class ReplayCli implements Callable<Integer> {
                 return USAGE;
             }
             // chunks archived but not derived (a relay stopped inside their link window) get their OTLP form first
-            context.getBean(ChunkDerivations.class).deriveForReplay(projectId, from, to);
-            ReplaySummary summary = context.getBean(ReplayCommand.class).replay(projectId, from, to);
+            context.getBean(ChunkDerivations.class).deriveForReplay(days.projectId(), days.from(), days.to());
+            ReplaySummary summary = context.getBean(ReplayCommand.class)
+                    .replay(days.projectId(), days.from(), days.to());
             out.println(summary.describe());
             summary.failures().forEach(failure -> err.println("replay: not delivered: " + failure));
             return summary.complete() ? OK : INCOMPLETE;
@@ -89,30 +76,6 @@ public final class ReplayCli implements Callable<Integer> {
             Thread.currentThread().interrupt();
             err.println("replay: interrupted; chunks not delivered yet stay for the next replay");
             return INCOMPLETE;
-        }
-    }
-
-    /** A numeric project id, as in the envelope endpoint's path. */
-    static final class ProjectId implements ITypeConverter<String> {
-        @Override
-        public String convert(String value) {
-            String trimmed = value.trim();
-            if (ProjectIds.parse(trimmed).isEmpty()) {
-                throw new TypeConversionException("'" + value + "' is not a numeric project id");
-            }
-            return trimmed;
-        }
-    }
-
-    /** A UTC day as the archive files chunks under, yyyy-mm-dd. */
-    static final class Day implements ITypeConverter<LocalDate> {
-        @Override
-        public LocalDate convert(String value) {
-            try {
-                return LocalDate.parse(value.trim());
-            } catch (DateTimeParseException e) {
-                throw new TypeConversionException("'" + value + "' is not a day as yyyy-mm-dd");
-            }
         }
     }
 }
