@@ -1,0 +1,152 @@
+package chunkrelay.translate.view;
+
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The tables of a merge: each function, location, stack, thread and link once (an indexed set, as the OTLP dictionary
+ * is), and the sample groups by (stack, thread, link, period) with their counts and first and last sample. The
+ * mappings of each input ({@link RequestMapping}, {@link RollupMapping}) add to them. Not thread-safe.
+ */
+final class MergedTables {
+    private final ViewFilter filter;
+    private final TimeGrid grid;
+    private final boolean keepChunkAttributes;
+    private final MergedProfile merged = new MergedProfile();
+    private final Map<MergedProfile.Function, Integer> functions = new HashMap<>();
+    private final Map<MergedProfile.Location, Integer> locations = new HashMap<>();
+    private final Map<StackKey, Integer> stacks = new HashMap<>();
+    private final Map<MergedProfile.Thread, Integer> threads = new HashMap<>();
+    private final Map<MergedProfile.Link, Integer> links = new HashMap<>();
+    private final Map<GroupKey, long[]> groups = new HashMap<>();
+
+    private record StackKey(int[] locations) {
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof StackKey key && Arrays.equals(locations, key.locations);
+        }
+
+        @Override
+        public int hashCode() {
+            return Arrays.hashCode(locations);
+        }
+    }
+
+    private record GroupKey(int stack, int thread, int link, long period) {
+    }
+
+    MergedTables(ViewFilter filter, TimeGrid grid, boolean keepChunkAttributes) {
+        this.filter = filter;
+        this.grid = grid;
+        this.keepChunkAttributes = keepChunkAttributes;
+        merged.grid = grid;
+    }
+
+    ViewFilter filter() {
+        return filter;
+    }
+
+    TimeGrid grid() {
+        return grid;
+    }
+
+    /** The step counts of a merged thread (there is a grid). */
+    long[] stepCounts(int thread) {
+        return merged.stepCounts.get(thread);
+    }
+
+    /** The merged profile, in canonical order; the tables must not be used after. */
+    MergedProfile result() {
+        for (Map.Entry<GroupKey, long[]> group : groups.entrySet()) {
+            GroupKey key = group.getKey();
+            long[] value = group.getValue();
+            merged.samples.add(new MergedProfile.SampleGroup(key.stack(), key.thread(), key.link(), key.period(),
+                    value[0], value[1], value[2]));
+        }
+        groups.clear();
+        return CanonicalOrder.of(merged);
+    }
+
+    void addSamples(int stack, int thread, int link, long period, long count, long first, long last) {
+        long[] group = groups.computeIfAbsent(new GroupKey(stack, thread, link, period),
+                k -> new long[] {0, Long.MAX_VALUE, Long.MIN_VALUE});
+        group[0] += count;
+        group[1] = Math.min(group[1], first);
+        group[2] = Math.max(group[2], last);
+        merged.startNanos = Math.min(merged.startNanos, first);
+        merged.endNanos = Math.max(merged.endNanos, last + period);
+        merged.periodNanos = Math.max(merged.periodNanos, period);
+    }
+
+    int thread(MergedProfile.Thread thread) {
+        MergedProfile.Thread key = keepChunkAttributes ? thread
+                : new MergedProfile.Thread(thread.profilerId(), thread.threadId(), thread.name(), null);
+        return threads.computeIfAbsent(key, t -> {
+            merged.threads.add(t);
+            if (grid != null) {
+                merged.stepCounts.add(new long[grid.steps()]);
+            }
+            return merged.threads.size() - 1;
+        });
+    }
+
+    int link(MergedProfile.Link link) {
+        return links.computeIfAbsent(link, k -> {
+            merged.links.add(k);
+            return merged.links.size() - 1;
+        });
+    }
+
+    int stack(int[] mappedLocations) {
+        return stacks.computeIfAbsent(new StackKey(mappedLocations), k -> {
+            merged.stacks.add(k.locations());
+            return merged.stacks.size() - 1;
+        });
+    }
+
+    int location(MergedProfile.Location location) {
+        return locations.computeIfAbsent(location, k -> {
+            merged.locations.add(k);
+            return merged.locations.size() - 1;
+        });
+    }
+
+    int function(MergedProfile.Function function) {
+        return functions.computeIfAbsent(function, k -> {
+            merged.functions.add(k);
+            return merged.functions.size() - 1;
+        });
+    }
+
+    boolean linkMatches(int link) {
+        if (link < 0) {
+            return false;
+        }
+        MergedProfile.Link known = merged.links.get(link);
+        return (filter.traceId() == null || filter.traceId().equals(known.traceId()))
+                && (filter.spanId() == null || filter.spanId().equals(known.spanId()));
+    }
+
+    void countChunk(ChunkAttributes attributes, long chunks) {
+        merged.chunkCounts.merge(attributes, chunks, Long::sum);
+    }
+
+    /** The merged location of the {@link MergedProfile#NO_STACK} frame, added on first use. */
+    int noStackLocation() {
+        if (merged.noStackLocation < 0) {
+            int function = function(new MergedProfile.Function(MergedProfile.NO_STACK, null, null));
+            merged.noStackLocation = location(new MergedProfile.Location(0, List.of(
+                    new MergedProfile.Line(function, 0))));
+        }
+        return merged.noStackLocation;
+    }
+
+    /** A mapping of {@code length} input indexes, none mapped yet. */
+    static int[] unmapped(int length) {
+        int[] array = new int[length];
+        Arrays.fill(array, -1);
+        return array;
+    }
+}

@@ -1,0 +1,208 @@
+package chunkrelay.translate.view;
+
+import chunkrelay.chunk.spans.ThreadIds;
+import chunkrelay.translate.OtlpAttributes;
+import io.opentelemetry.proto.common.v1.AnyValue;
+import io.opentelemetry.proto.common.v1.KeyValue;
+import io.opentelemetry.proto.profiles.v1development.KeyValueAndUnit;
+import io.opentelemetry.proto.profiles.v1development.Profile;
+import io.opentelemetry.proto.profiles.v1development.ProfilesDictionary;
+import io.opentelemetry.proto.profiles.v1development.ResourceProfiles;
+import io.opentelemetry.proto.profiles.v1development.Sample;
+import io.opentelemetry.proto.profiles.v1development.ScopeProfiles;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The mapping of one OTLP request's dictionary into the merged tables: each table entry is mapped the first time a
+ * kept sample reaches it. Not thread-safe.
+ */
+final class RequestMapping {
+    private final MergedTables tables;
+    private final ViewFilter filter;
+    private final TimeGrid grid;
+    private final ProfilesDictionary dictionary;
+    private final int[] stackOf;
+    private final int[] locationOf;
+    private final int[] functionOf;
+    private final int[] linkOf;
+    private final long fromNanos;
+    private final long toNanos;
+
+    RequestMapping(MergedTables tables, ProfilesDictionary dictionary, long fromNanos, long toNanos) {
+        this.tables = tables;
+        this.filter = tables.filter();
+        this.grid = tables.grid();
+        this.dictionary = dictionary;
+        this.fromNanos = fromNanos;
+        this.toNanos = toNanos;
+        this.stackOf = MergedTables.unmapped(dictionary.getStackTableCount());
+        this.locationOf = MergedTables.unmapped(dictionary.getLocationTableCount());
+        this.functionOf = MergedTables.unmapped(dictionary.getFunctionTableCount());
+        this.linkOf = MergedTables.unmapped(dictionary.getLinkTableCount());
+    }
+
+    void add(List<ResourceProfiles> resources, String platform, String release, String environment) {
+        for (ResourceProfiles resource : resources) {
+            ChunkAttributes chunk = new ChunkAttributes(
+                    resourceAttribute(resource, OtlpAttributes.SENTRY_PROFILER_ID), platform, release,
+                    environment);
+            if (!chunk.passes(filter)) {
+                continue;
+            }
+            long first = Long.MAX_VALUE;
+            for (ScopeProfiles scope : resource.getScopeProfilesList()) {
+                for (Profile profile : scope.getProfilesList()) {
+                    first = Math.min(first, addProfile(profile, chunk));
+                }
+            }
+            // a chunk counts in the range of its first sample, so that counts of adjacent ranges add up
+            if (first >= fromNanos && first < toNanos) {
+                tables.countChunk(chunk, 1);
+            }
+        }
+    }
+
+    /** Adds a profile's kept samples; returns its first sample's time, kept or not. */
+    private long addProfile(Profile profile, ChunkAttributes chunk) {
+        long period = profile.getPeriod();
+        Map<List<Integer>, Integer> threadOfAttributes = new HashMap<>();
+        long first = Long.MAX_VALUE;
+        for (Sample sample : profile.getSamplesList()) {
+            for (long timestamp : sample.getTimestampsUnixNanoList()) {
+                first = Math.min(first, timestamp);
+            }
+            int link = link(sample.getLinkIndex());
+            if (filter.byLink() && !tables.linkMatches(link)) {
+                continue;
+            }
+            int thread = threadOfAttributes.computeIfAbsent(sample.getAttributeIndicesList(),
+                    attributes -> thread(chunk, attributes));
+            if (thread < 0) {
+                continue;
+            }
+            long count = 0;
+            long firstKept = Long.MAX_VALUE;
+            long lastKept = Long.MIN_VALUE;
+            long[] steps = grid == null ? null : tables.stepCounts(thread);
+            for (long timestamp : sample.getTimestampsUnixNanoList()) {
+                if (timestamp < fromNanos || timestamp >= toNanos) {
+                    continue;
+                }
+                count++;
+                firstKept = Math.min(firstKept, timestamp);
+                lastKept = Math.max(lastKept, timestamp);
+                if (steps != null) {
+                    int step = grid.stepOf(timestamp);
+                    if (step >= 0) {
+                        steps[step]++;
+                    }
+                }
+            }
+            if (count > 0) {
+                tables.addSamples(stack(sample.getStackIndex()), thread, link, period, count, firstKept, lastKept);
+            }
+        }
+        return first;
+    }
+
+    /** The merged thread of a sample's attributes, or -1 when the filter leaves its thread out. */
+    private int thread(ChunkAttributes chunk, List<Integer> attributeIndices) {
+        String threadId = null;
+        String threadName = null;
+        for (int index : attributeIndices) {
+            KeyValueAndUnit attribute = dictionary.getAttributeTable(index);
+            String key = dictionary.getStringTable(attribute.getKeyStrindex());
+            if (key.equals(OtlpAttributes.THREAD_ID)) {
+                threadId = ThreadIds.canonical(text(attribute.getValue()));
+            } else if (key.equals(OtlpAttributes.THREAD_NAME)) {
+                threadName = text(attribute.getValue());
+            }
+        }
+        if (filter.threadId() != null && !filter.threadId().equals(threadId)) {
+            return -1;
+        }
+        return tables.thread(new MergedProfile.Thread(chunk.profilerId(), threadId, threadName, chunk));
+    }
+
+    /** The merged link of a link index, or -1 for the zero link. */
+    private int link(int index) {
+        if (index <= 0 || index >= linkOf.length) {
+            return -1;
+        }
+        if (linkOf[index] == -1) {
+            io.opentelemetry.proto.profiles.v1development.Link link = dictionary.getLinkTable(index);
+            linkOf[index] = tables.link(new MergedProfile.Link(
+                    HexFormat.of().formatHex(link.getTraceId().toByteArray()),
+                    HexFormat.of().formatHex(link.getSpanId().toByteArray())));
+        }
+        return linkOf[index];
+    }
+
+    private int stack(int index) {
+        if (stackOf[index] == -1) {
+            List<Integer> dictionaryLocations = dictionary.getStackTable(index).getLocationIndicesList();
+            if (dictionaryLocations.isEmpty()) {
+                // an SDK's idle sample (the JS self-profiling API records idle time so): one named frame, so
+                // that no export drops it or writes a nameless line
+                stackOf[index] = tables.stack(new int[] {tables.noStackLocation()});
+                return stackOf[index];
+            }
+            int[] mapped = new int[dictionaryLocations.size()];
+            for (int i = 0; i < mapped.length; i++) {
+                mapped[i] = location(dictionaryLocations.get(i));
+            }
+            stackOf[index] = tables.stack(mapped);
+        }
+        return stackOf[index];
+    }
+
+    private int location(int index) {
+        if (locationOf[index] == -1) {
+            io.opentelemetry.proto.profiles.v1development.Location location = dictionary.getLocationTable(index);
+            List<MergedProfile.Line> lines = new ArrayList<>(location.getLinesCount());
+            for (io.opentelemetry.proto.profiles.v1development.Line line : location.getLinesList()) {
+                lines.add(new MergedProfile.Line(function(line.getFunctionIndex()), line.getLine()));
+            }
+            locationOf[index] = tables.location(
+                    new MergedProfile.Location(location.getAddress(), List.copyOf(lines)));
+        }
+        return locationOf[index];
+    }
+
+    private int function(int index) {
+        if (functionOf[index] == -1) {
+            io.opentelemetry.proto.profiles.v1development.Function function = dictionary.getFunctionTable(index);
+            functionOf[index] = tables.function(new MergedProfile.Function(
+                    dictionary.getStringTable(function.getNameStrindex()),
+                    emptyToNull(dictionary.getStringTable(function.getSystemNameStrindex())),
+                    emptyToNull(dictionary.getStringTable(function.getFilenameStrindex()))));
+        }
+        return functionOf[index];
+    }
+
+    private static String resourceAttribute(ResourceProfiles resource, String key) {
+        for (KeyValue attribute : resource.getResource().getAttributesList()) {
+            if (attribute.getKey().equals(key)) {
+                return text(attribute.getValue());
+            }
+        }
+        return null;
+    }
+
+    private static String text(AnyValue value) {
+        return switch (value.getValueCase()) {
+            case STRING_VALUE -> value.getStringValue();
+            case INT_VALUE -> Long.toString(value.getIntValue());
+            default -> null;
+        };
+    }
+
+    private static String emptyToNull(String text) {
+        return text == null || text.isEmpty() ? null : text;
+    }
+}
