@@ -18,6 +18,7 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
@@ -157,7 +158,7 @@ class CliBackgroundWorkTest {
         String key = UpstreamSpool.SPOOL_PREFIX + String.format("%020d", now.toEpochMilli()) + "-"
                 + UUID.randomUUID() + ".envelope";
         try (ChunkArchive archive = new ChunkArchive(s3.applyTo(ArchiveSettings.defaults()
-                .withBucket(RunningRelay.BUCKET)))) {
+                .withBucket(RunningRelay.BUCKET)), Clock.systemUTC())) {
             archive.store().storeObject(key, envelope.spooled());
         }
         return key;

@@ -20,12 +20,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayInputStream;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.HashMap;
 import java.util.List;
@@ -146,7 +148,7 @@ class UpstreamForwardingTest {
         upstream.answer(request -> TestUpstream.Answer.ok());
         try (RunningRelay restarted = RunningRelay.start(s3, upstreamProperties())) {
             awaitItems(before, expected.size());
-            awaitQuiet();
+            awaitQuiet(restarted.uri());
         }
         assertEquals(sorted(expected), sorted(arrivedSince(before)));
     }
@@ -166,7 +168,7 @@ class UpstreamForwardingTest {
         try (RunningRelay first = RunningRelay.start(s3, upstreamProperties());
              RunningRelay second = RunningRelay.start(s3, upstreamProperties())) {
             awaitItems(before, expected.size());
-            awaitQuiet();
+            awaitQuiet(first.uri(), second.uri());
         }
         assertEquals(sorted(expected), sorted(arrivedSince(before)), "each spooled envelope once, by one replica");
     }
@@ -210,7 +212,7 @@ class UpstreamForwardingTest {
         upstream.answer(request -> TestUpstream.Answer.ok());
         try (ForkedRelay restarted = ForkedRelay.start(256, work, properties)) {
             awaitItems(before, expected.size());
-            awaitQuiet();
+            awaitQuiet(restarted.base());
         }
         assertEquals(sorted(expected), sorted(arrivedSince(before)));
     }
@@ -290,9 +292,20 @@ class UpstreamForwardingTest {
                 .map(r -> r.status() + " " + r.items().stream().map(TestUpstream.Item::type).toList()).toList());
     }
 
-    /** A moment for anything sent twice to show up before the items are compared. */
-    private static void awaitQuiet() {
-        sleep(2000);
+    /**
+     * Until every relay's spool and queue are empty: then nothing more goes upstream, so anything sent twice has
+     * arrived before the items are compared. A relay that listed the spool holds every envelope spooled before it
+     * started, and counts it down only once the envelope is deleted after its sending; a relay that has not listed
+     * it yet will find it empty.
+     */
+    private static void awaitQuiet(URI... relays) {
+        await(() -> Arrays.stream(relays).allMatch(UpstreamForwardingTest::idle),
+                () -> "a relay's upstream spool or queue still holds envelopes");
+    }
+
+    private static boolean idle(URI relay) {
+        PrometheusScrape metrics = PrometheusScrape.of(relay);
+        return metrics.value("relay_upstream_spool_depth") == 0 && metrics.value("relay_upstream_queue_depth") == 0;
     }
 
     static void await(Supplier<Boolean> condition, Supplier<String> what) {
