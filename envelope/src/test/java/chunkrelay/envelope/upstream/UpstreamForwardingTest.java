@@ -27,7 +27,6 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.HashMap;
 import java.util.List;
@@ -47,6 +46,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @Tag("external")
 class UpstreamForwardingTest {
+    /** How far a test clock moves at each look of {@link #await}: half a spool round. */
+    private static final Duration CLOCK_STEP = Duration.ofMillis(500);
     private static final Pattern KEY = Pattern.compile("sentry_key=([0-9a-f]{32})|//([0-9a-f]{32})@");
 
     private static TestUpstream upstream;
@@ -146,9 +147,9 @@ class UpstreamForwardingTest {
         }
         assertEquals(before, upstream.accepted().size(), "nothing was taken while the upstream was down");
         upstream.answer(request -> TestUpstream.Answer.ok());
-        try (RunningRelay restarted = RunningRelay.start(s3, upstreamProperties())) {
-            awaitItems(before, expected.size());
-            awaitQuiet(restarted.uri());
+        try (RunningRelay restarted = RunningRelay.start(s3, upstreamProperties("test.clock", "manual"))) {
+            awaitItems(before, expected.size(), restarted);
+            awaitQuiet(List.of(restarted.uri()), restarted);
         }
         assertEquals(sorted(expected), sorted(arrivedSince(before)));
     }
@@ -165,10 +166,10 @@ class UpstreamForwardingTest {
             expected = replayAll(relay.client(), false);
         }
         upstream.answer(request -> TestUpstream.Answer.ok());
-        try (RunningRelay first = RunningRelay.start(s3, upstreamProperties());
-             RunningRelay second = RunningRelay.start(s3, upstreamProperties())) {
-            awaitItems(before, expected.size());
-            awaitQuiet(first.uri(), second.uri());
+        try (RunningRelay first = RunningRelay.start(s3, upstreamProperties("test.clock", "manual"));
+             RunningRelay second = RunningRelay.start(s3, upstreamProperties("test.clock", "manual"))) {
+            awaitItems(before, expected.size(), first, second);
+            awaitQuiet(List.of(first.uri(), second.uri()), first, second);
         }
         assertEquals(sorted(expected), sorted(arrivedSince(before)), "each spooled envelope once, by one replica");
     }
@@ -212,7 +213,7 @@ class UpstreamForwardingTest {
         upstream.answer(request -> TestUpstream.Answer.ok());
         try (ForkedRelay restarted = ForkedRelay.start(256, work, properties)) {
             awaitItems(before, expected.size());
-            awaitQuiet(restarted.base());
+            awaitQuiet(List.of(restarted.base()));
         }
         assertEquals(sorted(expected), sorted(arrivedSince(before)));
     }
@@ -286,9 +287,10 @@ class UpstreamForwardingTest {
         return lines.stream().sorted().toList();
     }
 
-    private static void awaitItems(int before, int count) {
-        await(() -> arrivedSince(before).size() >= count, () -> "items upstream: " + arrivedSince(before).size()
-                + " of " + count + "; received " + upstream.received().stream()
+    /** Until {@code count} items have arrived since {@code before}, moving the clocks of {@code moving}. */
+    private static void awaitItems(int before, int count, RunningRelay... moving) {
+        await(moving(() -> arrivedSince(before).size() >= count, moving), () -> "items upstream: "
+                + arrivedSince(before).size() + " of " + count + "; received " + upstream.received().stream()
                 .map(r -> r.status() + " " + r.items().stream().map(TestUpstream.Item::type).toList()).toList());
     }
 
@@ -298,9 +300,22 @@ class UpstreamForwardingTest {
      * started, and counts it down only once the envelope is deleted after its sending; a relay that has not listed
      * it yet will find it empty.
      */
-    private static void awaitQuiet(URI... relays) {
-        await(() -> Arrays.stream(relays).allMatch(UpstreamForwardingTest::idle),
+    private static void awaitQuiet(List<URI> relays, RunningRelay... moving) {
+        await(moving(() -> relays.stream().allMatch(UpstreamForwardingTest::idle), moving),
                 () -> "a relay's upstream spool or queue still holds envelopes");
+    }
+
+    /**
+     * The condition, looked at after the clocks of {@code relays} (on test clocks) moved on by {@link #CLOCK_STEP},
+     * so that their spool rounds run and claims lapse while the test waits.
+     */
+    private static Supplier<Boolean> moving(Supplier<Boolean> condition, RunningRelay... relays) {
+        return () -> {
+            for (RunningRelay relay : relays) {
+                relay.clock().advance(CLOCK_STEP);
+            }
+            return condition.get();
+        };
     }
 
     private static boolean idle(URI relay) {
