@@ -17,6 +17,7 @@ import software.amazon.awssdk.services.s3.S3Client;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -57,7 +58,7 @@ public final class ArchiveLatencyBenchmark {
         try (server; S3Client s3 = rawClient(server)) {
             ArchiveSettings settings = server.applyTo(ArchiveSettings.defaults()).withBucket("bench");
             s3.createBucket(b -> b.bucket("bench"));
-            try (ChunkArchive archive = new ChunkArchive(settings)) {
+            try (ChunkArchive archive = new ChunkArchive(settings, Clock.systemUTC())) {
                 byte[] compressed = archive.compress(sentry);
                 int[] next = {0};
                 Runnable put = () -> {

@@ -66,9 +66,10 @@ final class FleetArchive implements AutoCloseable {
     FleetArchive(Path directory, long hour) {
         this.hour = hour;
         s3 = EmbeddedS3Server.unsignedFilesystem(directory);
-        store = ObjectStore.inProcess(s3, ArchiveSettings.defaults().withBucket("fleet"));
+        store = ObjectStore.inProcess(s3, ArchiveSettings.defaults().withBucket("fleet"), Clock.systemUTC());
         // the raw path: the same chunks and index, rollups read from a bucket that has none
-        noRollupStore = ObjectStore.inProcess(s3, ArchiveSettings.defaults().withBucket("fleet-no-rollups"));
+        noRollupStore = ObjectStore.inProcess(s3, ArchiveSettings.defaults().withBucket("fleet-no-rollups"),
+                Clock.systemUTC());
         noRollupStore.storeObject("placeholder", new byte[0]);
         archive = new ChunkArchive(store);
         // a clock at the epoch: no minute has settled when its chunks are indexed, so none is late

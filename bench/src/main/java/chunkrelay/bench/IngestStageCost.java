@@ -23,6 +23,7 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -67,7 +68,8 @@ final class IngestStageCost {
         byte[] otlp = translator.translate(chunk, context).toByteArray();
         Path directory = Files.createTempDirectory("chunk-relay-stages-");
         try (EmbeddedS3Server s3 = EmbeddedS3Server.filesystem(directory);
-             ObjectStore store = ObjectStore.inProcess(s3, s3.applyTo(ArchiveSettings.defaults()).withBucket("bench"));
+             ObjectStore store = ObjectStore.inProcess(s3, s3.applyTo(ArchiveSettings.defaults()).withBucket("bench"),
+                     Clock.systemUTC());
              ChunkArchive archive = new ChunkArchive(store)) {
             byte[] sentryStored = archive.compress(payload);
             byte[] otlpStored = archive.compress(otlp);

@@ -24,6 +24,7 @@ import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesSer
 import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.time.Clock;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.Arrays;
@@ -59,7 +60,8 @@ final class ViewExportCost {
                 .translate(((ChunkOutcome.Accepted) outcome).chunk(), TranslationContext.forProject(1));
         byte[] otlpBytes = otlp.toByteArray();
         try (EmbeddedS3Server s3 = EmbeddedS3Server.inMemory();
-             ChunkArchive archive = new ChunkArchive(s3.applyTo(ArchiveSettings.defaults()).withBucket("bench"))) {
+             ChunkArchive archive = new ChunkArchive(s3.applyTo(ArchiveSettings.defaults()).withBucket("bench"),
+                     Clock.systemUTC())) {
             LocalDate day = LocalDate.of(2026, 11, 22);
             for (int i = 0; i < CHUNKS; i++) {
                 ArchiveKey key = ArchiveKey.of("1", Instant.parse("2026-11-22T02:00:00Z").plusSeconds(10L * i),

@@ -5,6 +5,7 @@ import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
@@ -46,9 +47,9 @@ public final class ChunkArchive implements AutoCloseable {
     private final boolean ownsStore;
     private final ArchiveSettings settings;
 
-    /** The archive on a store of its own over HTTP, closed with it. */
-    public ChunkArchive(ArchiveSettings settings) {
-        this(ObjectStore.overHttp(settings), true);
+    /** The archive on a store of its own over HTTP, closed with it; dated and with deadlines on {@code clock}. */
+    public ChunkArchive(ArchiveSettings settings, Clock clock) {
+        this(ObjectStore.overHttp(settings, clock), true);
     }
 
     /** The archive on a store others share: closing the archive leaves the store open. */
@@ -63,8 +64,8 @@ public final class ChunkArchive implements AutoCloseable {
     }
 
     /** The archive on a store of its own in an embedded server, reached in-process ({@link ObjectStore#inProcess}). */
-    public static ChunkArchive inProcess(EmbeddedS3Server server, ArchiveSettings settings) {
-        return new ChunkArchive(ObjectStore.inProcess(server, settings), true);
+    public static ChunkArchive inProcess(EmbeddedS3Server server, ArchiveSettings settings, Clock clock) {
+        return new ChunkArchive(ObjectStore.inProcess(server, settings, clock), true);
     }
 
     public ArchiveSettings settings() {
@@ -178,7 +179,8 @@ public final class ChunkArchive implements AutoCloseable {
     public String quarantine(String projectId, String chunkId, byte[] payload, String reason) {
         ArchiveKey.checkPart("project id", projectId);
         String name = chunkId != null && chunkId.matches("[0-9a-f]{32}") ? chunkId : "unknown";
-        String key = ArchiveLayout.QUARANTINE + projectId + "/" + LocalDate.now(ZoneOffset.UTC) + "/" + name + "-"
+        LocalDate today = LocalDate.ofInstant(store.clock().instant(), ZoneOffset.UTC);
+        String key = ArchiveLayout.QUARANTINE + projectId + "/" + today + "/" + name + "-"
                 + UUID.randomUUID() + SENTRY_SUFFIX + compression().suffix();
         store.put(key, compress(payload), new ObjectHeaders(JSON, compression().encoding(),
                 Map.of("reason", ObjectHeaders.safeValue(reason), ChunkMetadata.PROJECT, projectId)), store.requests().deadline());
@@ -266,13 +268,13 @@ public final class ChunkArchive implements AutoCloseable {
 
     /** Records that the chunk's OTLP form reached the forwarding target; drops its replay marker. */
     public void markDelivered(ArchiveKey key) {
-        putMarker(key.stem() + DELIVERED_SUFFIX, Instant.now().toString());
+        putMarker(key.stem() + DELIVERED_SUFFIX, store.clock().instant().toString());
         store.deleteQuietly(key.stem() + REPLAY_SUFFIX);
     }
 
     /** Records that forwarding of the chunk was skipped or failed, so that replay picks it up. */
     public void markForReplay(ArchiveKey key, String reason) {
-        putMarker(key.stem() + REPLAY_SUFFIX, Instant.now() + " " + reason);
+        putMarker(key.stem() + REPLAY_SUFFIX, store.clock().instant() + " " + reason);
     }
 
     public boolean isDelivered(ArchiveKey key) {

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.concurrent.TimeUnit;
 
 /**
  * An S3 server (S3Proxy) running in this process on 127.0.0.1 and a random port: the relay's default archive
@@ -182,9 +183,10 @@ public final class EmbeddedS3Server implements AutoCloseable {
                 .build();
         try {
             started.start();
-            long giveUp = System.currentTimeMillis() + START_TIMEOUT_MILLIS;
+            // elapsed time, not a date: the start is timed on the monotonic clock
+            long giveUp = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(START_TIMEOUT_MILLIS);
             while (!"STARTED".equals(started.getState())) {
-                if (System.currentTimeMillis() > giveUp) {
+                if (System.nanoTime() - giveUp > 0) {
                     throw new IllegalStateException("embedded S3 server did not start, state " + started.getState());
                 }
                 Thread.sleep(5);

@@ -44,22 +44,19 @@ public final class ObjectStore implements AutoCloseable {
     private final AwsCredentialsProvider credentials;
     private final S3Client s3;
     private final StoreRequests requests;
+    private final Clock clock;
     private volatile boolean bucketReady;
 
-    private ObjectStore(ArchiveSettings settings, AwsCredentialsProvider credentials, S3Client s3,
-                        StoreRequests requests) {
+    private ObjectStore(ArchiveSettings settings, AwsCredentialsProvider credentials, S3Client s3, Clock clock,
+                        Sleeper sleeper) {
         this.settings = settings;
         this.credentials = credentials;
         this.s3 = s3;
-        this.requests = requests;
+        this.requests = new StoreRequests(settings, clock, sleeper);
+        this.clock = clock;
     }
 
-    /** The configured bucket, reached with the AWS SDK over HTTP. */
-    public static ObjectStore overHttp(ArchiveSettings settings) {
-        return overHttp(settings, Clock.systemUTC());
-    }
-
-    /** As {@link #overHttp(ArchiveSettings)}, with deadlines on {@code clock}. */
+    /** The configured bucket, reached with the AWS SDK over HTTP, with deadlines on {@code clock}. */
     public static ObjectStore overHttp(ArchiveSettings settings, Clock clock) {
         return overHttp(settings, clock, Sleeper.THREAD_SLEEP);
     }
@@ -67,8 +64,7 @@ public final class ObjectStore implements AutoCloseable {
     /** With the waits between attempts on {@code sleeper}, for tests that move {@code clock} instead. */
     static ObjectStore overHttp(ArchiveSettings settings, Clock clock, Sleeper sleeper) {
         AwsCredentialsProvider credentials = S3Clients.credentials(settings);
-        return new ObjectStore(settings, credentials, S3Clients.overHttp(settings, credentials),
-                new StoreRequests(settings, clock, sleeper));
+        return new ObjectStore(settings, credentials, S3Clients.overHttp(settings, credentials), clock, sleeper);
     }
 
     /**
@@ -76,19 +72,19 @@ public final class ObjectStore implements AutoCloseable {
      * HTTP endpoint (which keeps serving the objects to everyone else), without the exchange. For the relay's
      * default store, where the HTTP exchange cost more CPU than the chunk it carried.
      */
-    public static ObjectStore inProcess(EmbeddedS3Server server, ArchiveSettings settings) {
-        return inProcess(server, settings, Clock.systemUTC());
-    }
-
-    /** As {@link #inProcess(EmbeddedS3Server, ArchiveSettings)}, with deadlines on {@code clock}. */
     public static ObjectStore inProcess(EmbeddedS3Server server, ArchiveSettings settings, Clock clock) {
         ArchiveSettings applied = server.applyTo(settings);
-        return new ObjectStore(applied, AnonymousCredentialsProvider.create(), server.inProcessClient(),
-                new StoreRequests(applied, clock, Sleeper.THREAD_SLEEP));
+        return new ObjectStore(applied, AnonymousCredentialsProvider.create(), server.inProcessClient(), clock,
+                Sleeper.THREAD_SLEEP);
     }
 
     public ArchiveSettings settings() {
         return settings;
+    }
+
+    /** The clock of this store's deadlines, which is also the one what is stored in it is dated by. */
+    public Clock clock() {
+        return clock;
     }
 
     /**

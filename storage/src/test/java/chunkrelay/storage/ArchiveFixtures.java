@@ -9,6 +9,7 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.util.List;
@@ -44,7 +45,7 @@ final class ArchiveFixtures {
     /** Archives one chunk so that the SDK, S3Proxy and zstd are loaded before a test measures time. */
     static void warmUp() {
         try (EmbeddedS3Server server = EmbeddedS3Server.inMemory();
-             ChunkArchive archive = new ChunkArchive(settings(server))) {
+             ChunkArchive archive = new ChunkArchive(settings(server), Clock.systemUTC())) {
             entry(0).archiveIn(archive);
             archive.reachable();
         }

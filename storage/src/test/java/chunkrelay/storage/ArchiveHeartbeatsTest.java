@@ -7,6 +7,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 
@@ -36,7 +37,7 @@ class ArchiveHeartbeatsTest {
 
     @BeforeEach
     void openStore() {
-        store = ObjectStore.inProcess(server, ArchiveFixtures.settings(server));
+        store = ObjectStore.inProcess(server, ArchiveFixtures.settings(server), Clock.systemUTC());
     }
 
     @AfterEach

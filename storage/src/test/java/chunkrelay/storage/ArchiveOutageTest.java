@@ -11,6 +11,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,7 +41,7 @@ class ArchiveOutageTest {
         try (EmbeddedS3Server server = EmbeddedS3Server.inMemory();
              S3Client s3 = ArchiveFixtures.rawClient(server)) {
             ArchiveSettings settings = settings(server).withDeadline(DEADLINE);
-            try (ChunkArchive archive = new ChunkArchive(settings)) {
+            try (ChunkArchive archive = new ChunkArchive(settings, Clock.systemUTC())) {
                 assertEquals(ArchiveResult.STORED, entry(1).archiveIn(archive));
                 int port = server.port();
                 server.stop();
@@ -58,7 +59,7 @@ class ArchiveOutageTest {
                 assertEquals(ArchiveResult.STORED, entry(2).archiveIn(archive));
                 assertEquals(ArchiveResult.DUPLICATE, entry(2).archiveIn(archive));
             }
-            try (ChunkArchive restartedRelay = new ChunkArchive(settings)) {
+            try (ChunkArchive restartedRelay = new ChunkArchive(settings, Clock.systemUTC())) {
                 assertEquals(ArchiveResult.DUPLICATE, entry(2).archiveIn(restartedRelay));
             }
             assertEquals(4, keysUnder(s3, settings.bucket(), "").size());
@@ -85,7 +86,7 @@ class ArchiveOutageTest {
                     .withPathStyle(true).withCredentials("key", "secret")
                     .withDeadline(Duration.ofMillis(1200)).withRetry(3, Duration.ofMillis(50))
                     .withProbeTimeout(Duration.ofMillis(300));
-            try (ChunkArchive archive = new ChunkArchive(settings)) {
+            try (ChunkArchive archive = new ChunkArchive(settings, Clock.systemUTC())) {
                 long start = System.nanoTime();
                 assertThrows(ArchiveUnavailableException.class, () -> entry(1).archiveIn(archive));
                 Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
@@ -107,7 +108,7 @@ class ArchiveOutageTest {
     @Test
     void reachableFollowsTheServer() {
         try (EmbeddedS3Server server = EmbeddedS3Server.inMemory();
-             ChunkArchive archive = new ChunkArchive(settings(server))) {
+             ChunkArchive archive = new ChunkArchive(settings(server), Clock.systemUTC())) {
             assertTrue(archive.reachable());
             server.stop();
             assertFalse(archive.reachable());
@@ -138,7 +139,7 @@ class ArchiveOutageTest {
                     .withPathStyle(true).withCredentials("key", "secret").withBucket("refusing");
             ArchiveEntry entry = new ArchiveEntry(entry(1).key(), "{\"small\":true}".getBytes(),
                     entry(1).otlpPayload(), entry(1).metadata());
-            try (ChunkArchive archive = new ChunkArchive(settings)) {
+            try (ChunkArchive archive = new ChunkArchive(settings, Clock.systemUTC())) {
                 assertThrows(ArchiveUnavailableException.class, () -> entry.archiveIn(archive));
                 // archived: the Sentry form is kept, and a later derivation finds it underived
                 assertEquals(List.of(), archive.list("42", entry.key().day(), entry.key().day()));
@@ -167,7 +168,7 @@ class ArchiveOutageTest {
             ArchiveSettings settings = settings(server).withBucket("lossy").withEndpoint(proxy.endpoint());
             s3.createBucket(b -> b.bucket("lossy"));
             ArchiveEntry entry = entry(1);
-            try (ChunkArchive archive = new ChunkArchive(settings)) {
+            try (ChunkArchive archive = new ChunkArchive(settings, Clock.systemUTC())) {
                 // the Sentry write is applied but its answer lost; the retry sees 412 and the write id says
                 // the object is ours
                 assertEquals(ArchiveResult.STORED, entry.archiveIn(archive));
@@ -180,7 +181,7 @@ class ArchiveOutageTest {
              S3Client s3 = ArchiveFixtures.rawClient(server)) {
             ArchiveSettings settings = settings(server).withBucket("lossy").withEndpoint(proxy.endpoint());
             s3.createBucket(b -> b.bucket("lossy"));
-            try (ChunkArchive archive = new ChunkArchive(settings)) {
+            try (ChunkArchive archive = new ChunkArchive(settings, Clock.systemUTC())) {
                 // without the write id this 412 would read as somebody else's chunk: DUPLICATE
                 assertEquals(ArchiveResult.STORED, entry(1).archiveIn(archive));
             }

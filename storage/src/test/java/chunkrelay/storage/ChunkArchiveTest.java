@@ -15,6 +15,7 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -57,7 +58,7 @@ class ChunkArchiveTest {
 
     /** The archive under test, on {@code settings}'s bucket and prefix. */
     ChunkArchive open(ArchiveSettings settings) {
-        return new ChunkArchive(settings);
+        return new ChunkArchive(settings, Clock.systemUTC());
     }
 
     @Test
@@ -303,7 +304,7 @@ class ChunkArchiveTest {
     void wrongCredentialsAreRefusedWithoutRetrying() {
         ArchiveSettings settings = settings(server).withCredentials(server.accessKey(), "not-the-secret")
                 .withDeadline(java.time.Duration.ofSeconds(30)).withRetry(4, java.time.Duration.ofMillis(10));
-        try (ChunkArchive archive = new ChunkArchive(settings)) {
+        try (ChunkArchive archive = new ChunkArchive(settings, Clock.systemUTC())) {
             ArchiveUnavailableException e = assertThrows(ArchiveUnavailableException.class,
                     () -> entry(9).archiveIn(archive));
             assertTrue(e.getCause() instanceof S3Exception s3e && s3e.statusCode() == 403, String.valueOf(e.getCause()));

@@ -7,6 +7,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -46,7 +47,7 @@ class ChunkTimeIndexTest {
 
     @BeforeEach
     void openStore() {
-        store = ObjectStore.inProcess(server, ArchiveFixtures.settings(server));
+        store = ObjectStore.inProcess(server, ArchiveFixtures.settings(server), Clock.systemUTC());
         index = new ChunkTimeIndex(store, clock, Duration.ofSeconds(45), Duration.ofSeconds(15));
     }
 

@@ -4,6 +4,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -38,7 +39,7 @@ class DerivedFormTest {
 
     /** The archive under test: over the server's HTTP endpoint here, in-process in a subclass. */
     ChunkArchive open() {
-        return new ChunkArchive(settings(server));
+        return new ChunkArchive(settings(server), Clock.systemUTC());
     }
 
     @Test

@@ -6,6 +6,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.time.Duration;
 import java.util.List;
@@ -28,7 +29,7 @@ class EmbeddedS3ServerTest {
     void filesystemServerKeepsBothObjectsAsFilesUnderItsDirectory(@TempDir Path directory) throws IOException {
         ArchiveEntry entry = entry(1);
         try (EmbeddedS3Server server = EmbeddedS3Server.filesystem(directory);
-             ChunkArchive archive = new ChunkArchive(server.applyTo(ArchiveSettings.defaults()))) {
+             ChunkArchive archive = new ChunkArchive(server.applyTo(ArchiveSettings.defaults()), Clock.systemUTC())) {
             assertEquals(directory.toAbsolutePath().normalize(), server.directory().orElseThrow());
             assertEquals(ArchiveResult.STORED, entry.archiveIn(archive));
         }
@@ -40,7 +41,7 @@ class EmbeddedS3ServerTest {
 
         // a later relay on the same directory finds the chunk archived
         try (EmbeddedS3Server server = EmbeddedS3Server.filesystem(directory);
-             ChunkArchive archive = new ChunkArchive(server.applyTo(ArchiveSettings.defaults()))) {
+             ChunkArchive archive = new ChunkArchive(server.applyTo(ArchiveSettings.defaults()), Clock.systemUTC())) {
             assertEquals(ArchiveResult.DUPLICATE, entry.archiveIn(archive));
             List<ArchivedChunk> listed = archive.list("42", DAY, DAY);
             assertEquals(List.of(entry.key()), listed.stream().map(ArchivedChunk::key).toList());
@@ -52,14 +53,14 @@ class EmbeddedS3ServerTest {
     void relaysDefaultStoreTakesUnsignedRequestsWhereASigningStoreRefusesThem(@TempDir Path directory) {
         ArchiveEntry entry = entry(2);
         try (EmbeddedS3Server unsigned = EmbeddedS3Server.unsignedFilesystem(directory.resolve("default"));
-             ChunkArchive archive = new ChunkArchive(unsigned.applyTo(ArchiveSettings.defaults()))) {
+             ChunkArchive archive = new ChunkArchive(unsigned.applyTo(ArchiveSettings.defaults()), Clock.systemUTC())) {
             assertTrue(archive.settings().anonymous());
             assertEquals(ArchiveResult.STORED, entry.archiveIn(archive));
             assertArrayEquals(entry.otlpPayload(), archive.readOtlp(archive.list("42", DAY, DAY).get(0)));
         }
         try (EmbeddedS3Server signing = EmbeddedS3Server.filesystem(directory.resolve("signing"));
              ChunkArchive archive = new ChunkArchive(signing.applyTo(ArchiveSettings.defaults())
-                     .withAnonymousAccess().withDeadline(Duration.ofSeconds(2)))) {
+                     .withAnonymousAccess().withDeadline(Duration.ofSeconds(2)), Clock.systemUTC())) {
             assertThrows(ArchiveUnavailableException.class, () -> entry.archiveIn(archive));
         }
     }
@@ -70,7 +71,7 @@ class EmbeddedS3ServerTest {
             ArchiveSettings settings = server.applyTo(ArchiveSettings.defaults());
             List<ChunkArchive> relays = new ArrayList<>();
             for (int i = 0; i < 8; i++) {
-                relays.add(new ChunkArchive(settings));
+                relays.add(new ChunkArchive(settings, Clock.systemUTC()));
             }
             relays.get(0).reachable();
             ExecutorService pool = Executors.newFixedThreadPool(8);
@@ -112,7 +113,8 @@ class EmbeddedS3ServerTest {
             assertEquals(20, generated.accessKey().length());
             assertEquals(40, generated.secretKey().length());
             assertEquals("relay", fixed.accessKey());
-            try (ChunkArchive archive = new ChunkArchive(fixed.applyTo(ArchiveSettings.defaults()))) {
+            try (ChunkArchive archive = new ChunkArchive(fixed.applyTo(ArchiveSettings.defaults()),
+                    Clock.systemUTC())) {
                 assertEquals(ArchiveResult.STORED, entry(2).archiveIn(archive));
             }
         }

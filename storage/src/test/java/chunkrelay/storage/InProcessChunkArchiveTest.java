@@ -2,6 +2,7 @@ package chunkrelay.storage;
 
 import org.junit.jupiter.api.Test;
 
+import java.time.Clock;
 import java.time.Duration;
 
 import static chunkrelay.storage.ArchiveFixtures.entry;
@@ -18,14 +19,15 @@ class InProcessChunkArchiveTest extends ChunkArchiveTest {
 
     @Override
     ChunkArchive open(ArchiveSettings settings) {
-        return ChunkArchive.inProcess(server, settings);
+        return ChunkArchive.inProcess(server, settings, Clock.systemUTC());
     }
 
     @Test
     void aStoppedServerIsUnavailableInProcessTooAndServesAgainAfterARestart() {
         ArchiveSettings settings = settings(server).withDeadline(Duration.ofMillis(500))
                 .withRetry(3, Duration.ofMillis(20));
-        try (ChunkArchive archive = open(settings); ChunkArchive overHttp = new ChunkArchive(settings)) {
+        try (ChunkArchive archive = open(settings);
+             ChunkArchive overHttp = new ChunkArchive(settings, Clock.systemUTC())) {
             server.stop();
             try {
                 ArchiveUnavailableException e = assertThrows(ArchiveUnavailableException.class,

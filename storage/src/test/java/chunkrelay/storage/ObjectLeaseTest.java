@@ -8,6 +8,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,7 +44,7 @@ class ObjectLeaseTest {
 
     @BeforeEach
     void openStore() {
-        store = ObjectStore.inProcess(server, ArchiveFixtures.settings(server));
+        store = ObjectStore.inProcess(server, ArchiveFixtures.settings(server), Clock.systemUTC());
         // the bucket exists, as it does once anything was archived
         store.storeObject("chunk", new byte[] {1});
         // at the start of a period, so that advancing less than a term stays in it

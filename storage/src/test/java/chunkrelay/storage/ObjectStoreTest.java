@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -52,7 +53,7 @@ class ObjectStoreTest {
 
     /** The store under test, on {@code settings}'s bucket and prefix. */
     ObjectStore open(ArchiveSettings settings) {
-        return ObjectStore.overHttp(settings);
+        return ObjectStore.overHttp(settings, Clock.systemUTC());
     }
 
     @Test
@@ -220,7 +221,8 @@ class ObjectStoreTest {
     @Test
     void aConditionalStoreWhoseAnswerWasLostIsSettledAsOursByItsWriteId() throws Exception {
         try (ResponseDroppingProxy proxy = new ResponseDroppingProxy(server.endpoint(), "/settled/");
-             ObjectStore store = ObjectStore.overHttp(settings(server).withEndpoint(proxy.endpoint()))) {
+             ObjectStore store = ObjectStore.overHttp(settings(server).withEndpoint(proxy.endpoint()),
+                     Clock.systemUTC())) {
             store.storeObject("warm-up", new byte[0]);
             // applied by the server, its answer lost: the retry meets 412, and the write id says the object is ours
             assertTrue(store.storeObjectIfAbsent("settled/one", new byte[] {1}));

@@ -7,6 +7,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -53,7 +54,7 @@ class RetentionSweepTest {
 
     @BeforeEach
     void openStore() {
-        store = ObjectStore.inProcess(server, ArchiveFixtures.settings(server));
+        store = ObjectStore.inProcess(server, ArchiveFixtures.settings(server), Clock.systemUTC());
         archive = new ChunkArchive(store);
     }
 

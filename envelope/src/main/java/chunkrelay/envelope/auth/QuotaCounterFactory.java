@@ -5,14 +5,16 @@ import io.micronaut.context.annotation.Bean;
 import io.micronaut.context.annotation.Factory;
 import jakarta.inject.Singleton;
 
+import java.time.Clock;
+
 /** Counts quotas in Redis when {@code relay.redis.uri} is set, else in this process. */
 @Factory
 class QuotaCounterFactory {
 
     @Singleton
     @Bean(preDestroy = "close")
-    QuotaCounter quotaCounter(RedisQuotaConfig config, MeterRegistry meters) {
-        return config.enabled() ? new RedisQuotaCounter(config, meters, System::currentTimeMillis)
+    QuotaCounter quotaCounter(RedisQuotaConfig config, MeterRegistry meters, Clock clock) {
+        return config.enabled() ? new RedisQuotaCounter(config, meters, clock::millis)
                 : new LocalQuotaCounter(System::nanoTime);
     }
 }

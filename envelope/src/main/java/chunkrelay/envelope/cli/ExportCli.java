@@ -24,6 +24,7 @@ import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
@@ -96,16 +97,11 @@ public final class ExportCli implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        ViewQuery query;
-        try {
-            query = ViewQuery.parse(project, from, to, profilerId, platform, release, threadId, traceId, spanId,
-                    Instant.now()).withEnvironment(environment);
-        } catch (RelayError e) {
-            throw new ParameterException(spec.commandLine(), e.getMessage());
-        }
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         try (ApplicationContext context = CommandLines.context()) {
+            // a range given without an end ends now on the relay's clock
+            ViewQuery query = query(context.getBean(Clock.class).instant());
             ProfileViews views = context.getBean(ProfileViews.class);
             try (OutputStream stream = Files.newOutputStream(file)) {
                 if (QuestionExport.handles(format)) {
@@ -127,6 +123,15 @@ public final class ExportCli implements Callable<Integer> {
         } catch (ArchiveUnavailableException | IOException e) {
             err.println("export: " + e.getMessage());
             return FAILED;
+        }
+    }
+
+    private ViewQuery query(Instant now) {
+        try {
+            return ViewQuery.parse(project, from, to, profilerId, platform, release, threadId, traceId, spanId, now)
+                    .withEnvironment(environment);
+        } catch (RelayError e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
         }
     }
 

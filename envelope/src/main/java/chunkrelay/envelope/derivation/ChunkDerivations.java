@@ -66,6 +66,8 @@ public class ChunkDerivations {
     private static final Duration RETRY = Duration.ofSeconds(5);
     private static final Duration STOP_BUDGET = Duration.ofSeconds(20);
     static final long TICK_MILLIS = 100;
+    /** Without a window, the search at start waits at most this long on the clock (the recovery interval if less). */
+    private static final Duration FIRST_SEARCH = Duration.ofSeconds(2);
 
     private final LinksConfig config;
     private final ChunkArchive archive;
@@ -113,7 +115,7 @@ public class ChunkDerivations {
     }
 
     /**
-     * Starts handing out due work, once: at the server's start with a window, or when a chunk first waits, for its
+     * Starts handing out due work, once: at the server's start, or when a chunk first waits, for its
      * window or for a retry (so that a command line, which never holds a chunk in its window, starts no thread unless
      * a derivation fails).
      */
@@ -148,11 +150,12 @@ public class ChunkDerivations {
     void onStartup(ServerStartupEvent event) {
         if (config.deferred()) {
             search.armAtStart();
-            startHandingOut();
         } else {
-            scheduler.schedule(search::searchAtStart, Math.min(config.recoveryInterval().toMillis(), 2_000),
-                    TimeUnit.MILLISECONDS);
+            Duration first = config.recoveryInterval().compareTo(FIRST_SEARCH) < 0
+                    ? config.recoveryInterval() : FIRST_SEARCH;
+            due.after(first, search::searchAtStart);
         }
+        startHandingOut();
     }
 
     /**

@@ -12,6 +12,7 @@ import jakarta.inject.Singleton;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -50,11 +51,13 @@ public class SpanLog {
     private final ObjectStore store;
     private final MeterRegistry meters;
     private final Duration window;
+    private final Clock clock;
     /** Names this process's objects, which its own index already holds. */
     private final String replica = UUID.randomUUID().toString().substring(0, 8);
 
-    public SpanLog(ObjectStore store, LinksConfig config, MeterRegistry meters) {
+    public SpanLog(ObjectStore store, LinksConfig config, MeterRegistry meters, Clock clock) {
         this.store = store;
+        this.clock = clock;
         this.meters = meters;
         this.window = config.window();
         meters.counter("relay.span.log.writes", "outcome", "stored");
@@ -95,7 +98,7 @@ public class SpanLog {
     public List<SpanRecord> read(long projectId, String profilerId, long fromNanos, long toNanos) {
         List<SpanRecord> spans = new ArrayList<>();
         // no span can end in a minute that has not begun (the SDK's clock against ours, give or take the slack)
-        long now = System.currentTimeMillis() * 1_000_000L + ARRIVAL_SLACK.toNanos();
+        long now = clock.millis() * 1_000_000L + ARRIVAL_SLACK.toNanos();
         long lastEnd = Math.min(toNanos + window.plus(ARRIVAL_SLACK).toNanos(), Math.max(now, toNanos));
         // one listing of the days' minute folders first: a profiler without spans costs one request a day
         Set<String> present = new HashSet<>();

@@ -1,6 +1,7 @@
 package chunkrelay.envelope.recovery;
 
 import chunkrelay.envelope.forward.DeliveryMarkers;
+import chunkrelay.envelope.schedule.ClockedSchedule;
 import chunkrelay.storage.ArchiveHeartbeats;
 import chunkrelay.storage.ArchiveKey;
 import chunkrelay.storage.ArchiveLayout;
@@ -22,15 +23,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.LocalDate;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Delivers what no relay delivered: chunks archived by a relay that was killed before forwarding them, dropped
@@ -48,7 +47,8 @@ import java.util.concurrent.TimeUnit;
  * replica one or two leases later. After claiming, the delivery marker is checked again (another
  * replica may just have delivered it); after a 2xx the marker is written, then the lease removed.
  *
- * <p>Runs in the server only, on one thread of its own; absent from the command lines' {@code cli} environment.
+ * <p>Runs in the server only, on one thread of its own, every interval of the relay's clock
+ * ({@link ClockedSchedule}); absent from the command lines' {@code cli} environment.
  */
 @Singleton
 @Requires(property = "relay.otlp.endpoint")
@@ -70,11 +70,7 @@ public class RecoveryPass implements ApplicationEventListener<ServerStartupEvent
     private boolean searched;
     /** Undelivered chunks by stem, with when (clock millis) this relay first saw them so; pass thread only. */
     private final Map<String, Long> firstSeenUndelivered = new HashMap<>();
-    private final ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(runnable -> {
-        Thread t = new Thread(runnable, "recovery-pass");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ClockedSchedule schedule;
 
     public RecoveryPass(ChunkArchive archive, OtlpHttpExporter exporter, RecoveryConfig config, MeterRegistry meters,
                         DeliveryMarkers markers, Clock clock) {
@@ -88,6 +84,7 @@ public class RecoveryPass implements ApplicationEventListener<ServerStartupEvent
         this.heartbeats = new ArchiveHeartbeats(archive.store(), ArchiveLayout.FORWARDERS, config.interval(),
                 config.interval().multipliedBy(3), clock);
         this.searches = meters.counter("relay.recovery.delivery.searches");
+        this.schedule = new ClockedSchedule("recovery-pass", clock);
     }
 
     @Override
@@ -95,14 +92,17 @@ public class RecoveryPass implements ApplicationEventListener<ServerStartupEvent
         if (!config.enabled()) {
             return;
         }
-        long interval = config.interval().toMillis();
-        thread.scheduleWithFixedDelay(this::runQuietly, interval, interval, TimeUnit.MILLISECONDS);
+        schedule.every(config.interval(), config.interval(), this::runQuietly);
     }
 
     @PreDestroy
     void stop() throws InterruptedException {
-        thread.shutdownNow();
-        thread.awaitTermination(10, TimeUnit.SECONDS);
+        schedule.stopNow(Duration.ofSeconds(10));
+    }
+
+    /** Runs the pass if an interval has passed on the clock since the last; for a test that moved a test clock. */
+    void runDue() {
+        schedule.runDue();
     }
 
     private void runQuietly() {

@@ -1,5 +1,6 @@
 package chunkrelay.envelope.rollups;
 
+import chunkrelay.envelope.schedule.ClockedSchedule;
 import chunkrelay.storage.ArchiveUnavailableException;
 import chunkrelay.storage.ChunkArchive;
 import chunkrelay.storage.ChunkTimeIndex;
@@ -17,6 +18,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -27,9 +29,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -37,7 +36,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * settled ({@code relay.rollups.delay} after its end), each hour and day once all of their minutes have, and again
  * every rollup a late chunk belongs in, then takes the chunk off the late queue. Every replica runs it; builds are
  * idempotent, so the replicas need no coordinator. A starting relay looks back {@code relay.rollups.lookback} for
- * minutes left without a rollup. Runs in the server only, on one thread of its own.
+ * minutes left without a rollup. Runs in the server only, on one thread of its own, every interval of the relay's clock
+ * ({@link ClockedSchedule}).
  */
 @Singleton
 @Requires(notEnv = Environment.CLI)
@@ -57,11 +57,7 @@ public class RollupBuilder implements ApplicationEventListener<ServerStartupEven
     /** Per project, hours and days with minutes built whose own rollup is still due; builder thread only. */
     private final Map<String, Set<Long>> dueHours = new HashMap<>();
     private final Map<String, Set<Long>> dueDays = new HashMap<>();
-    private final ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(runnable -> {
-        Thread t = new Thread(runnable, "rollup-builder");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ClockedSchedule schedule;
 
     public RollupBuilder(ChunkArchive archive, ChunkTimeIndex index, RollupBuilds builds, RollupConfig config,
                          Clock clock, MeterRegistry meters) {
@@ -72,20 +68,19 @@ public class RollupBuilder implements ApplicationEventListener<ServerStartupEven
         this.clock = clock;
         this.meters = meters;
         this.lateChunks = meters.gauge("relay.rollups.late.chunks", new AtomicInteger());
+        this.schedule = new ClockedSchedule("rollup-builder", clock);
     }
 
     @Override
     public void onApplicationEvent(ServerStartupEvent event) {
         if (config.enabled()) {
-            long interval = config.interval().toMillis();
-            thread.scheduleWithFixedDelay(this::runQuietly, interval, interval, TimeUnit.MILLISECONDS);
+            schedule.every(config.interval(), config.interval(), this::runQuietly);
         }
     }
 
     @PreDestroy
     void stop() throws InterruptedException {
-        thread.shutdownNow();
-        thread.awaitTermination(10, TimeUnit.SECONDS);
+        schedule.stopNow(Duration.ofSeconds(10));
     }
 
     private void runQuietly() {

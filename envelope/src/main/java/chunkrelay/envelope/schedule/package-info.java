@@ -1,2 +1,5 @@
-/** Background work kept by the time it is due on the relay's one clock, so that tests move time instead of waiting. */
+/**
+ * Background work kept on the relay's one {@link java.time.Clock}: periodic jobs ({@code ClockedSchedule}) and work
+ * due at a time ({@code DueWork}), so that tests move a test clock instead of waiting. Uses no other package.
+ */
 package chunkrelay.envelope.schedule;

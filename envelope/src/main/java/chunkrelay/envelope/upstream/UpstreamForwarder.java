@@ -1,6 +1,7 @@
 package chunkrelay.envelope.upstream;
 
 import chunkrelay.envelope.errors.RelayError;
+import chunkrelay.envelope.schedule.ClockedSchedule;
 import chunkrelay.retry.Backoff;
 import chunkrelay.storage.ArchiveUnavailableException;
 import chunkrelay.storage.ObjectStore;
@@ -17,15 +18,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingDeque;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -42,6 +42,10 @@ import java.util.concurrent.locks.LockSupport;
 @Requires(notEnv = Environment.CLI)
 public class UpstreamForwarder {
     private static final Logger LOG = LoggerFactory.getLogger(UpstreamForwarder.class);
+    private static final Duration SPOOL_ROUND = Duration.ofSeconds(1);
+    private static final Duration MIN_REPORT_INTERVAL = Duration.ofMillis(100);
+    /** How often a sender retrying in memory reads the clock for the end of its wait. */
+    private static final long RETRY_POLL_NANOS = ClockedSchedule.POLL.toNanos();
 
     private final UpstreamConfig config;
     private final MeterRegistry meters;
@@ -54,7 +58,8 @@ public class UpstreamForwarder {
     private final AtomicLong queuedBytes = new AtomicLong();
     private final Map<UpstreamEnvelope, Boolean> inFlight = new ConcurrentHashMap<>();
     private final List<Thread> senders = new ArrayList<>();
-    private final ScheduledExecutorService background;
+    /** The spool's rounds and the client reports' flushes, on the clock. */
+    private final ClockedSchedule background;
     /** From retry-initial, growing by half, up to retry-max, for envelopes retried in memory. */
     private final Backoff backoff;
     private volatile boolean stopping;
@@ -71,16 +76,17 @@ public class UpstreamForwarder {
                 .description("envelopes waiting in memory for the upstream").register(meters);
         Gauge.builder("relay.upstream.queue.bytes", queuedBytes, AtomicLong::get).baseUnit("bytes")
                 .description("bytes waiting in memory for the upstream").register(meters);
-        this.background = Executors.newSingleThreadScheduledExecutor(runnable -> daemon(runnable, "upstream-spool"));
+        this.background = new ClockedSchedule("upstream-spool", clock);
         if (config.enabled()) {
             for (int i = 0; i < Math.max(1, config.senders()); i++) {
                 Thread sender = daemon(this::sendLoop, "upstream-sender-" + (i + 1));
                 senders.add(sender);
                 sender.start();
             }
-            background.scheduleWithFixedDelay(spool::sendRound, 1, 1, TimeUnit.SECONDS);
-            long reportMillis = Math.max(100, config.clientReportInterval().toMillis());
-            background.scheduleWithFixedDelay(this::flushReports, reportMillis, reportMillis, TimeUnit.MILLISECONDS);
+            background.every(SPOOL_ROUND, SPOOL_ROUND, spool::sendRound);
+            Duration reports = config.clientReportInterval().compareTo(MIN_REPORT_INTERVAL) < 0
+                    ? MIN_REPORT_INTERVAL : config.clientReportInterval();
+            background.every(reports, reports, this::flushReports);
         }
     }
 
@@ -188,9 +194,10 @@ public class UpstreamForwarder {
                 LOG.warn("could not spool an envelope for the upstream, retrying it in memory: {}", e.getMessage());
             }
             meters.counter("relay.upstream.retries").increment();
-            long until = System.nanoTime() + backoff.delay(++failures).toNanos();
-            while (!stopping && System.nanoTime() < until) {
-                LockSupport.parkNanos(Math.min(until - System.nanoTime(), 100_000_000L));
+            // the next attempt is due on the clock, so that a test moves a test clock instead of waiting
+            Instant due = clock.instant().plus(backoff.delay(++failures));
+            while (!stopping && clock.instant().isBefore(due)) {
+                LockSupport.parkNanos(RETRY_POLL_NANOS);
             }
         }
         return false;
@@ -232,8 +239,7 @@ public class UpstreamForwarder {
         stopping = true;
         spool.stop();
         // a spool round still sending when the bucket closes could deliver an envelope it can no longer delete
-        background.shutdown();
-        background.awaitTermination(30, TimeUnit.SECONDS);
+        background.stop(Duration.ofSeconds(30));
         for (Thread sender : senders) {
             sender.join(config.timeoutFor(0).toMillis() * 4);
         }

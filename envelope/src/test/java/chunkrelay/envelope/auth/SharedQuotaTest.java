@@ -7,13 +7,18 @@ import chunkrelay.envelope.testing.PrometheusScrape;
 import chunkrelay.envelope.testing.RedisServer;
 import chunkrelay.envelope.testing.RelayClient;
 import chunkrelay.envelope.testing.RunningRelay;
+import chunkrelay.retry.TestClock;
 import chunkrelay.storage.EmbeddedS3Server;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -40,7 +45,7 @@ class SharedQuotaTest {
              RunningRelay a = RunningRelay.start(s3, relayProperties(redis));
              RunningRelay b = RunningRelay.start(s3, relayProperties(redis))) {
             byte[] envelope = nodeChunkEnvelope();
-            awaitTimeLeftInTheMinute();
+            startOfTheSameMinute(a.clock(), b.clock());
 
             List<RelayClient.Answer> answers = new ArrayList<>();
             for (int i = 0; i < SENT; i++) {
@@ -75,7 +80,7 @@ class SharedQuotaTest {
     }
 
     private static Map<String, Object> relayProperties(RedisServer redis) {
-        return Map.of("relay.redis.uri", redis.uri(),
+        return Map.of("relay.redis.uri", redis.uri(), "test.clock", "manual",
                 "relay.projects.5.rate-limits.chunks-per-minute", Integer.toString(QUOTA));
     }
 
@@ -88,11 +93,15 @@ class SharedQuotaTest {
         return PrometheusScrape.of(relay.uri()).value("relay_quota_backend_errors_total");
     }
 
-    /** Windows are whole minutes: start with time left in this one, so that no new window opens midway. */
-    private static void awaitTimeLeftInTheMinute() throws InterruptedException {
-        long intoMinute = System.currentTimeMillis() % 60_000;
-        if (intoMinute > 45_000) {
-            Thread.sleep(60_000 - intoMinute + 100);
+    /**
+     * Windows are whole minutes of the relays' clocks: both are set a second into the same minute, ahead of both,
+     * and stay there, so that no new window opens midway.
+     */
+    private static void startOfTheSameMinute(TestClock... clocks) {
+        Instant latest = Arrays.stream(clocks).map(TestClock::instant).max(Instant::compareTo).orElseThrow();
+        Instant target = latest.truncatedTo(ChronoUnit.MINUTES).plus(Duration.ofMinutes(1)).plusSeconds(1);
+        for (TestClock clock : clocks) {
+            clock.advance(Duration.between(clock.instant(), target));
         }
     }
 

@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Test;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -230,7 +231,7 @@ class OtlpForwardingTest {
 
             // closed with chunks still queued and one in flight: each chunk is delivered or marked for replay
             try (ChunkArchive archive = new ChunkArchive(s3.applyTo(ArchiveSettings.defaults()
-                    .withBucket(RunningRelay.BUCKET)))) {
+                    .withBucket(RunningRelay.BUCKET)), Clock.systemUTC())) {
                 List<ArchivedChunk> chunks = RunningRelay.archivedChunks(archive, RunningRelay.objects(s3));
                 assertEquals(Fixtures.sdkChunks().size(), chunks.size());
                 List<String> unmarked = chunks.stream().filter(c -> !c.delivered() && !c.markedForReplay())

@@ -80,7 +80,8 @@ class EnvelopeFuzzTest {
         // spans are read and indexed as in the relay; with the span log off nothing reaches a bucket
         LinksConfig links = new LinksConfig(Duration.ZERO, 100_000, Duration.ofMinutes(10), 0, Duration.ofMinutes(1),
                 1, false);
-        SpanIntake spans = new SpanIntake(new SpanIndex(links, meters), new SpanLog(null, links, meters), links, meters);
+        SpanIntake spans = new SpanIntake(new SpanIndex(links, meters),
+                new SpanLog(null, links, meters, Clock.systemUTC()), links, meters);
         EnvelopeIngest defaults = new EnvelopeIngest(defaultLimits, projects, pipeline, meters,
                 new ChunkMemoryBudget(defaultLimits), unlimited, noUpstream, spans);
         RelayLimits smallLimits = limits(1 << 20, 64 << 10, 4 << 10, 1 << 20);

@@ -20,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -121,7 +122,7 @@ class TraceLinksTest {
                 }
             }
             // close() is SIGKILL: both chunks were answered 200 and are archived in their Sentry form only
-            try (ChunkArchive archive = new ChunkArchive(settings(s3))) {
+            try (ChunkArchive archive = new ChunkArchive(settings(s3), Clock.systemUTC())) {
                 int underived = 0;
                 for (LocalDate day : archive.listDays("1")) {
                     assertEquals(List.of(), archive.list("1", day, day));
@@ -184,7 +185,7 @@ class TraceLinksTest {
                 }
             }
             List<LocalDate> days;
-            try (ChunkArchive archive = new ChunkArchive(settings(s3))) {
+            try (ChunkArchive archive = new ChunkArchive(settings(s3), Clock.systemUTC())) {
                 days = archive.listDays("1");
             }
             // replay takes chunks whose window and grace have passed: it runs with no window, on a clock set past
@@ -215,7 +216,7 @@ class TraceLinksTest {
                 send(relay.client(), JAVA_CHUNK_2);
                 assertEquals(List.of(), relay.archivedChunks(), "inside its window: not derived yet");
             }
-            try (ChunkArchive archive = new ChunkArchive(settings(s3))) {
+            try (ChunkArchive archive = new ChunkArchive(settings(s3), Clock.systemUTC())) {
                 List<ArchivedChunk> derived = new ArrayList<>();
                 for (LocalDate day : archive.listDays("1")) {
                     derived.addAll(archive.list("1", day, day));

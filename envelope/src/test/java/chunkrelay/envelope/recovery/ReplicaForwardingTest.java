@@ -33,6 +33,7 @@ import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -50,6 +51,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @Tag("external")
 class ReplicaForwardingTest {
     private static final Duration WAIT = Duration.ofSeconds(60);
+    private static final Duration RECOVERY_INTERVAL = Duration.ofMillis(200);
     private static final Pattern CHUNK_ID = Pattern.compile("\"chunk_id\"\\s*:\\s*\"([0-9a-fA-F]{32})\"");
 
     @TempDir
@@ -177,22 +179,24 @@ class ReplicaForwardingTest {
             Map<String, Object> config = new HashMap<>(recovering(receiver));
             // one attempt: a chunk the target refuses is marked for replay at once
             config.put("relay.otlp.max-attempts", 1);
+            // the passes run when the test moves the relay's clock
+            config.put("test.clock", "manual");
             try (RunningRelay relay = RunningRelay.start(s3, config)) {
                 assertEquals(200, relay.client().replay(request("node-11.1.0-long/001")).status());
                 RunningRelay.await("the chunk delivered", WAIT, () -> relay.archivedChunks().size() == 1
                         && relay.archivedChunks().get(0).delivered());
-                Thread.sleep(2_000); // ten recovery intervals
+                recoveryIntervals(relay, 10);
                 assertEquals(1, searches(relay), "the search at start, none while forwarding delivers");
 
                 receiver.stop();
                 assertEquals(200, relay.client().replay(request("node-11.1.0-long/002")).status());
-                RunningRelay.await("a search for the chunk marked for replay", WAIT, () -> searches(relay) >= 2);
+                awaitRecoveryIntervals(relay, "a search for the chunk marked for replay", () -> searches(relay) >= 2);
                 receiver.restart();
-                RunningRelay.await("both chunks delivered", WAIT, () -> relay.archivedChunks().size() == 2
+                awaitRecoveryIntervals(relay, "both chunks delivered", () -> relay.archivedChunks().size() == 2
                         && relay.archivedChunks().stream().allMatch(ArchivedChunk::delivered));
                 assertEachArchivedChunkReceivedOnce(relay.archive(), relay.archivedChunks(), receiver);
                 double settled = searches(relay);
-                Thread.sleep(2_000);
+                recoveryIntervals(relay, 10);
                 assertEquals(settled, searches(relay), "no more searches once everything is delivered");
             }
         }
@@ -202,6 +206,23 @@ class ReplicaForwardingTest {
         return Fixtures.sdkRequests().stream().filter(r -> r.name().equals(name)).findFirst().orElseThrow();
     }
 
+    /** Moves the relay's clock by {@code intervals} recovery intervals, one at a time, each with its pass. */
+    private static void recoveryIntervals(RunningRelay relay, int intervals) {
+        for (int i = 0; i < intervals; i++) {
+            relay.clock().advance(RECOVERY_INTERVAL);
+            relay.bean(RecoveryPass.class).runDue();
+        }
+    }
+
+    /** Moves the relay's clock a recovery interval, with its pass, at each look until {@code condition} holds. */
+    private static void awaitRecoveryIntervals(RunningRelay relay, String what, BooleanSupplier condition)
+            throws InterruptedException {
+        RunningRelay.await(what, WAIT, () -> {
+            recoveryIntervals(relay, 1);
+            return condition.getAsBoolean();
+        });
+    }
+
     private static double searches(RunningRelay relay) {
         return PrometheusScrape.of(relay.uri()).value("relay_recovery_delivery_searches_total");
     }
@@ -209,7 +230,7 @@ class ReplicaForwardingTest {
     /** Forwarding on, and a recovery pass that runs often and takes chunks undelivered for half a second. */
     private static Map<String, Object> recovering(OtlpReceiver receiver) {
         return Map.of("relay.otlp.endpoint", receiver.endpoint(),
-                "relay.recovery.interval", "200ms",
+                "relay.recovery.interval", RECOVERY_INTERVAL.toMillis() + "ms",
                 "relay.recovery.grace", "500ms",
                 "relay.recovery.lease", "30s",
                 // the recorded fixtures' first samples lie in the past

@@ -19,6 +19,7 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
@@ -158,7 +159,7 @@ class CliBackgroundWorkTest {
         String key = ArchiveLayout.UPSTREAM_SPOOL + String.format("%020d", now.toEpochMilli()) + "-"
                 + UUID.randomUUID() + ".envelope";
         try (ChunkArchive archive = new ChunkArchive(s3.applyTo(ArchiveSettings.defaults()
-                .withBucket(RunningRelay.BUCKET)))) {
+                .withBucket(RunningRelay.BUCKET)), Clock.systemUTC())) {
             archive.store().storeObject(key, envelope.spooled());
         }
         return key;

@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayInputStream;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -45,6 +46,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @Tag("external")
 class UpstreamForwardingTest {
+    /** How far a test clock moves at each look of {@link #await}: half a spool round. */
+    private static final Duration CLOCK_STEP = Duration.ofMillis(500);
     private static final Pattern KEY = Pattern.compile("sentry_key=([0-9a-f]{32})|//([0-9a-f]{32})@");
 
     private static TestUpstream upstream;
@@ -144,9 +147,9 @@ class UpstreamForwardingTest {
         }
         assertEquals(before, upstream.accepted().size(), "nothing was taken while the upstream was down");
         upstream.answer(request -> TestUpstream.Answer.ok());
-        try (RunningRelay restarted = RunningRelay.start(s3, upstreamProperties())) {
-            awaitItems(before, expected.size());
-            awaitQuiet();
+        try (RunningRelay restarted = RunningRelay.start(s3, upstreamProperties("test.clock", "manual"))) {
+            awaitItems(before, expected.size(), restarted);
+            awaitQuiet(List.of(restarted.uri()), restarted);
         }
         assertEquals(sorted(expected), sorted(arrivedSince(before)));
     }
@@ -163,10 +166,10 @@ class UpstreamForwardingTest {
             expected = replayAll(relay.client(), false);
         }
         upstream.answer(request -> TestUpstream.Answer.ok());
-        try (RunningRelay first = RunningRelay.start(s3, upstreamProperties());
-             RunningRelay second = RunningRelay.start(s3, upstreamProperties())) {
-            awaitItems(before, expected.size());
-            awaitQuiet();
+        try (RunningRelay first = RunningRelay.start(s3, upstreamProperties("test.clock", "manual"));
+             RunningRelay second = RunningRelay.start(s3, upstreamProperties("test.clock", "manual"))) {
+            awaitItems(before, expected.size(), first, second);
+            awaitQuiet(List.of(first.uri(), second.uri()), first, second);
         }
         assertEquals(sorted(expected), sorted(arrivedSince(before)), "each spooled envelope once, by one replica");
     }
@@ -210,7 +213,7 @@ class UpstreamForwardingTest {
         upstream.answer(request -> TestUpstream.Answer.ok());
         try (ForkedRelay restarted = ForkedRelay.start(256, work, properties)) {
             awaitItems(before, expected.size());
-            awaitQuiet();
+            awaitQuiet(List.of(restarted.base()));
         }
         assertEquals(sorted(expected), sorted(arrivedSince(before)));
     }
@@ -284,15 +287,40 @@ class UpstreamForwardingTest {
         return lines.stream().sorted().toList();
     }
 
-    private static void awaitItems(int before, int count) {
-        await(() -> arrivedSince(before).size() >= count, () -> "items upstream: " + arrivedSince(before).size()
-                + " of " + count + "; received " + upstream.received().stream()
+    /** Until {@code count} items have arrived since {@code before}, moving the clocks of {@code moving}. */
+    private static void awaitItems(int before, int count, RunningRelay... moving) {
+        await(moving(() -> arrivedSince(before).size() >= count, moving), () -> "items upstream: "
+                + arrivedSince(before).size() + " of " + count + "; received " + upstream.received().stream()
                 .map(r -> r.status() + " " + r.items().stream().map(TestUpstream.Item::type).toList()).toList());
     }
 
-    /** A moment for anything sent twice to show up before the items are compared. */
-    private static void awaitQuiet() {
-        sleep(2000);
+    /**
+     * Until every relay's spool and queue are empty: then nothing more goes upstream, so anything sent twice has
+     * arrived before the items are compared. A relay that listed the spool holds every envelope spooled before it
+     * started, and counts it down only once the envelope is deleted after its sending; a relay that has not listed
+     * it yet will find it empty.
+     */
+    private static void awaitQuiet(List<URI> relays, RunningRelay... moving) {
+        await(moving(() -> relays.stream().allMatch(UpstreamForwardingTest::idle), moving),
+                () -> "a relay's upstream spool or queue still holds envelopes");
+    }
+
+    /**
+     * The condition, looked at after the clocks of {@code relays} (on test clocks) moved on by {@link #CLOCK_STEP},
+     * so that their spool rounds run and claims lapse while the test waits.
+     */
+    private static Supplier<Boolean> moving(Supplier<Boolean> condition, RunningRelay... relays) {
+        return () -> {
+            for (RunningRelay relay : relays) {
+                relay.clock().advance(CLOCK_STEP);
+            }
+            return condition.get();
+        };
+    }
+
+    private static boolean idle(URI relay) {
+        PrometheusScrape metrics = PrometheusScrape.of(relay);
+        return metrics.value("relay_upstream_spool_depth") == 0 && metrics.value("relay_upstream_queue_depth") == 0;
     }
 
     static void await(Supplier<Boolean> condition, Supplier<String> what) {

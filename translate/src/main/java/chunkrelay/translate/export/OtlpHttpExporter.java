@@ -67,10 +67,6 @@ public final class OtlpHttpExporter {
     private final URI target;
     private final HttpClient client;
 
-    public OtlpHttpExporter(OtlpExportSettings settings, ExportCounters counters) {
-        this(settings, counters, Clock.systemUTC(), Sleeper.THREAD_SLEEP);
-    }
-
     /**
      * @param clock   reads the time for HTTP-date {@code Retry-After} values and the elapsed retry budget
      * @param sleeper waits between attempts

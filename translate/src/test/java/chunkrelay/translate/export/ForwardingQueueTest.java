@@ -6,8 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import chunkrelay.retry.Sleeper;
 import chunkrelay.translate.export.TestCollector.Reply;
 import java.io.IOException;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,7 +47,8 @@ class ForwardingQueueTest {
                 .initialBackoff(Duration.ofMillis(10))
                 .maxBackoff(Duration.ofMillis(50))
                 .build();
-        return new ForwardingQueue(new OtlpHttpExporter(settings, counters), listener);
+        return new ForwardingQueue(new OtlpHttpExporter(settings, counters, Clock.systemUTC(), Sleeper.THREAD_SLEEP),
+                listener);
     }
 
     private ForwardRequest request(int i) {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import chunkrelay.retry.Sleeper;
 import chunkrelay.translate.export.TestCollector.Received;
 import chunkrelay.translate.export.TestCollector.Reply;
 import com.google.protobuf.ByteString;
@@ -58,7 +59,7 @@ class OtlpHttpExporterTest {
     }
 
     private OtlpHttpExporter exporter(OtlpExportSettings settings) {
-        return new OtlpHttpExporter(settings, counters);
+        return new OtlpHttpExporter(settings, counters, Clock.systemUTC(), Sleeper.THREAD_SLEEP);
     }
 
     @Test

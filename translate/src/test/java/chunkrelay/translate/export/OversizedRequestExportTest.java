@@ -1,11 +1,13 @@
 package chunkrelay.translate.export;
 
+import chunkrelay.retry.Sleeper;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
 import io.opentelemetry.proto.profiles.v1development.ProfilesDictionary;
 import io.opentelemetry.proto.profiles.v1development.Sample;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.Collections;
@@ -33,7 +35,7 @@ class OversizedRequestExportTest {
             OtlpExportSettings settings = OtlpExportSettings.builder(collector.endpoint())
                     .compression(Compression.NONE).build();
 
-            result = new OtlpHttpExporter(settings, counters).export(body);
+            result = new OtlpHttpExporter(settings, counters, Clock.systemUTC(), Sleeper.THREAD_SLEEP).export(body);
 
             assertTrue(result.delivered(), result.reason());
             assertTrue(result.parts() >= 2, "parts: " + result.parts());
