@@ -5,6 +5,7 @@ import chunkrelay.chunk.Frame;
 import chunkrelay.chunk.Measurement;
 import chunkrelay.chunk.ProfileChunk;
 import chunkrelay.chunk.ThreadMetadata;
+import chunkrelay.chunk.primitive.LongIndex;
 import chunkrelay.chunk.spans.SpanRecord;
 import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
 import io.opentelemetry.proto.common.v1.AnyValue;

@@ -1,6 +1,6 @@
 package chunkrelay.chunk.perfetto;
 
-import chunkrelay.chunk.GrowableIntArray;
+import chunkrelay.chunk.primitive.GrowableIntArray;
 import chunkrelay.chunk.ThreadMetadata;
 import chunkrelay.chunk.perfetto.proto.PerfettoTraceProto;
 import chunkrelay.chunk.perfetto.proto.PerfettoTraceProto.TracePacket;
