@@ -1,5 +1,6 @@
 package chunkrelay.envelope.testing;
 
+import chunkrelay.chunk.testing.Await;
 import chunkrelay.envelope.retention.ArchiveRetention;
 import chunkrelay.retry.TestClock;
 import chunkrelay.storage.ArchiveSettings;
@@ -131,15 +132,9 @@ public final class RunningRelay implements AutoCloseable {
         }).toList();
     }
 
-    /** Waits until {@code condition} holds, failing with {@code what} after {@code timeout}. */
+    /** {@link Await#until}, under the name ReplicaForwardingTest still calls it by. */
     public static void await(String what, Duration timeout, BooleanSupplier condition) throws InterruptedException {
-        long until = System.nanoTime() + timeout.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > until) {
-                throw new AssertionError("timed out after " + timeout.toSeconds() + " s waiting for " + what);
-            }
-            Thread.sleep(50);
-        }
+        Await.until(what, timeout, condition);
     }
 
     @Override
