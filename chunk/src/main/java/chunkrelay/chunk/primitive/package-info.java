@@ -1,5 +1,5 @@
 /**
- * Primitive collections without boxing (open-addressing hash maps, numbering of keys, block-growing arrays), shared
- * by the chunk parsers and the translation, which handle hundreds of thousands of samples per chunk.
+ * Collections for the hundreds of thousands of elements of one chunk, without an object per element: open-addressing
+ * maps on primitive keys, numbering of keys, and arrays (of ints, longs or references) that grow in blocks.
  */
 package chunkrelay.chunk.primitive;

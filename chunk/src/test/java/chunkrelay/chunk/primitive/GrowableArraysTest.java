@@ -2,6 +2,9 @@ package chunkrelay.chunk.primitive;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -33,5 +36,20 @@ class GrowableArraysTest {
 
         assertArrayEquals(expected, array.toArray());
         assertArrayEquals(new long[0], array.toArray());
+    }
+
+    @Test
+    void listKeepsTheOrderAcrossBlocksAndIsEmptyAfterItsImmutableCopy() {
+        GrowableList<Integer> list = new GrowableList<>();
+        List<Integer> expected = new ArrayList<>();
+        for (int i = 0; i < 100_000; i++) {
+            expected.add(i);
+            list.add(i);
+        }
+
+        assertEquals(expected.size(), list.size());
+        assertEquals(expected, list.toImmutableList());
+        assertEquals(0, list.size());
+        assertEquals(List.of(), list.toImmutableList());
     }
 }
