@@ -1,5 +1,7 @@
 package chunkrelay.chunk;
 
+import chunkrelay.chunk.primitive.GrowableIntArray;
+
 /**
  * Stable sort of parallel sample arrays by timestamp, on primitives (a natural merge sort over an index
  * permutation), so a million samples sort without boxing. Already sorted input, the usual case, costs

@@ -1,5 +1,8 @@
 package chunkrelay.chunk;
 
+import chunkrelay.chunk.primitive.GrowableIntArray;
+import chunkrelay.chunk.primitive.GrowableList;
+import chunkrelay.chunk.primitive.GrowableLongArray;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;

@@ -1,13 +1,12 @@
 package chunkrelay.chunk;
 
+import chunkrelay.chunk.testing.ChildJvm;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-import java.io.File;
-import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -22,17 +21,10 @@ class PerfettoTraceMemoryTest {
     @ParameterizedTest(name = "{0} within -Xmx{1}")
     @CsvSource({"samples, 256m", "interned, 256m"})
     void processesAWorstCaseFiftyMebibytePerfettoChunkWithinABoundedHeap(String shape, String heap) throws Exception {
-        String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
-        List<String> command = List.of(java, "-Xmx" + heap, "-cp", System.getProperty("java.class.path"),
-                PerfettoChunkMemoryProbe.class.getName(), shape);
-        Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
-        boolean finished = child.waitFor(120, TimeUnit.SECONDS);
-        if (!finished) {
-            child.destroyForcibly();
-        }
-        String output = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        System.out.println("child JVM -Xmx" + heap + ": " + output.strip());
-        assertTrue(finished, "child JVM did not finish in 120 s");
-        assertEquals(0, child.exitValue(), output);
+        ChildJvm.Outcome child = ChildJvm.run(Duration.ofSeconds(120), List.of("-Xmx" + heap),
+                PerfettoChunkMemoryProbe.class, shape);
+        System.out.println("child JVM -Xmx" + heap + ": " + child.output().strip());
+        assertTrue(child.finished(), "child JVM did not finish in 120 s");
+        assertEquals(0, child.exitValue(), child.output());
     }
 }

@@ -1,5 +1,6 @@
 package chunkrelay.storage;
 
+import chunkrelay.chunk.testing.Await;
 import org.gaul.s3proxy.BlobStores;
 import org.gaul.s3proxy.S3Proxy;
 import org.gaul.s3proxy.auth.AuthenticationType;
@@ -128,11 +129,7 @@ class ArchiveOutageTest {
                 .maxSinglePartObjectSize(2048)
                 .build();
         proxy.start();
-        long giveUp = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (!"STARTED".equals(proxy.getState())) {
-            assertTrue(System.nanoTime() < giveUp, "S3Proxy did not start within 30 s: " + proxy.getState());
-            Thread.sleep(5);
-        }
+        Await.until("S3Proxy to start", Duration.ofSeconds(30), () -> "STARTED".equals(proxy.getState()));
         try {
             ArchiveSettings settings = ArchiveSettings.defaults()
                     .withEndpoint(URI.create("http://127.0.0.1:" + proxy.getPort()))

@@ -5,7 +5,9 @@ import chunkrelay.chunk.Frame;
 import chunkrelay.chunk.Measurement;
 import chunkrelay.chunk.ProfileChunk;
 import chunkrelay.chunk.ThreadMetadata;
+import chunkrelay.chunk.primitive.LongIndex;
 import chunkrelay.chunk.spans.SpanRecord;
+import com.google.protobuf.ByteString;
 import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
 import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.common.v1.ArrayValue;
@@ -24,7 +26,6 @@ import io.opentelemetry.proto.profiles.v1development.ScopeProfiles;
 import io.opentelemetry.proto.profiles.v1development.Stack;
 import io.opentelemetry.proto.profiles.v1development.ValueType;
 import io.opentelemetry.proto.resource.v1.Resource;
-import com.google.protobuf.ByteString;
 
 import java.util.Arrays;
 import java.util.HashMap;

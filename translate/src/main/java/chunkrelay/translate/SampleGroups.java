@@ -1,5 +1,6 @@
 package chunkrelay.translate;
 
+import chunkrelay.chunk.primitive.LongIndex;
 import io.opentelemetry.proto.profiles.v1development.Sample;
 
 import java.util.Arrays;

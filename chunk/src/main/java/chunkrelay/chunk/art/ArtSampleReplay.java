@@ -1,5 +1,8 @@
 package chunkrelay.chunk.art;
 
+import chunkrelay.chunk.primitive.IntIntMap;
+import chunkrelay.chunk.primitive.LongIntMap;
+
 import java.util.Arrays;
 
 /**

@@ -1,5 +1,7 @@
 package chunkrelay.chunk.art;
 
+import chunkrelay.chunk.primitive.IntIntMap;
+
 import java.nio.charset.StandardCharsets;
 
 /**

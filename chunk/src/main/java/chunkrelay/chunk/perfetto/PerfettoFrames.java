@@ -2,7 +2,7 @@ package chunkrelay.chunk.perfetto;
 
 import chunkrelay.chunk.DebugImage;
 import chunkrelay.chunk.Frame;
-import chunkrelay.chunk.GrowableIntArray;
+import chunkrelay.chunk.primitive.GrowableIntArray;
 
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -1,9 +1,9 @@
 package chunkrelay.chunk.perfetto;
 
-import chunkrelay.chunk.GrowableIntArray;
 import chunkrelay.chunk.ThreadMetadata;
 import chunkrelay.chunk.perfetto.proto.PerfettoTraceProto;
 import chunkrelay.chunk.perfetto.proto.PerfettoTraceProto.TracePacket;
+import chunkrelay.chunk.primitive.GrowableIntArray;
 
 import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.InvalidProtocolBufferException;

@@ -3,20 +3,16 @@ package chunkrelay.envelope.auth;
 import chunkrelay.envelope.testing.CountingChunkPipeline;
 import chunkrelay.envelope.testing.Envelopes;
 import chunkrelay.envelope.testing.PrometheusScrape;
+import chunkrelay.envelope.testing.RelayClient;
 
 import chunkrelay.chunk.fixtures.Fixtures;
 import chunkrelay.chunk.fixtures.RecordedChunk;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.micronaut.context.annotation.Property;
 import io.micronaut.runtime.server.EmbeddedServer;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
-import java.io.IOException;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 
 import static chunkrelay.envelope.testing.Envelopes.AUTH;
@@ -34,9 +30,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @Property(name = "relay.projects.9.rate-limits.bytes-per-minute", value = "1000")
 @Property(name = "relay.projects.10.rate-limits.chunks-per-minute", value = "1")
 class RateLimitTest {
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient HTTP = HttpClient.newHttpClient();
-
     @Inject
     EmbeddedServer server;
 
@@ -50,12 +43,12 @@ class RateLimitTest {
         PrometheusScrape before = PrometheusScrape.of(server.getURI());
         long accepted = pipeline.accepted();
 
-        assertEquals(200, post(7, envelope).statusCode());
-        assertEquals(200, post(7, envelope).statusCode());
-        HttpResponse<String> limited = post(7, envelope);
+        assertEquals(200, post(7, envelope).status());
+        assertEquals(200, post(7, envelope).status());
+        RelayClient.Answer limited = post(7, envelope);
 
-        assertEquals(429, limited.statusCode());
-        assertEquals("event rejected due to rate limit", JSON.readTree(limited.body()).path("detail").asText());
+        assertEquals(429, limited.status());
+        assertEquals("event rejected due to rate limit", limited.body().path("detail").asText());
         RateLimit limit = RateLimit.parse(limited);
         assertEquals("profile_chunk", limit.categories());
         assertEquals("project", limit.scope());
@@ -64,11 +57,11 @@ class RateLimitTest {
         assertEquals(2, pipeline.accepted() - accepted);
 
         // another project, and envelopes of the limited project without chunks, are not limited
-        assertEquals(200, post(8, envelope).statusCode());
-        assertEquals(200, post(8, envelope).statusCode());
-        assertEquals(200, post(8, envelope).statusCode());
-        assertEquals(200, post(7, Envelopes.bytes(Envelopes.header() + "\n{\"type\":\"session\"}\n{}")).statusCode());
-        assertEquals(429, post(7, envelope).statusCode());
+        assertEquals(200, post(8, envelope).status());
+        assertEquals(200, post(8, envelope).status());
+        assertEquals(200, post(8, envelope).status());
+        assertEquals(200, post(7, Envelopes.bytes(Envelopes.header() + "\n{\"type\":\"session\"}\n{}")).status());
+        assertEquals(429, post(7, envelope).status());
         assertEquals(5, pipeline.accepted() - accepted);
 
         PrometheusScrape after = PrometheusScrape.of(server.getURI());
@@ -86,13 +79,13 @@ class RateLimitTest {
         byte[] withPayloadPlatformOnly = Envelopes.withItem(Envelopes.header(),
                 "{\"type\":\"profile_chunk\",\"length\":" + cocoa.length + "}", cocoa);
 
-        assertEquals(200, post(10, withHeaderPlatform).statusCode());
-        HttpResponse<String> byHeader = post(10, withHeaderPlatform);
-        HttpResponse<String> byPayload = post(10, withPayloadPlatformOnly);
+        assertEquals(200, post(10, withHeaderPlatform).status());
+        RelayClient.Answer byHeader = post(10, withHeaderPlatform);
+        RelayClient.Answer byPayload = post(10, withPayloadPlatformOnly);
 
-        assertEquals(429, byHeader.statusCode());
+        assertEquals(429, byHeader.status());
         assertEquals("profile_chunk_ui", RateLimit.parse(byHeader).categories());
-        assertEquals(429, byPayload.statusCode());
+        assertEquals(429, byPayload.status());
         assertEquals("profile_chunk_ui", RateLimit.parse(byPayload).categories());
     }
 
@@ -103,16 +96,16 @@ class RateLimitTest {
         byte[] envelope = Envelopes.withItem(Envelopes.header(),
                 "{\"type\":\"profile_chunk\",\"length\":" + payload.length + "}", payload);
 
-        assertEquals(200, post(9, envelope).statusCode());
-        HttpResponse<String> limited = post(9, envelope);
+        assertEquals(200, post(9, envelope).status());
+        RelayClient.Answer limited = post(9, envelope);
 
-        assertEquals(429, limited.statusCode());
+        assertEquals(429, limited.status());
         assertEquals("profile_chunk", RateLimit.parse(limited).categories());
     }
 
     /** One entry of X-Sentry-Rate-Limits, checked against Retry-After. */
     private record RateLimit(long seconds, String categories, String scope, String reasonCode) {
-        static RateLimit parse(HttpResponse<String> response) {
+        static RateLimit parse(RelayClient.Answer response) {
             String header = response.headers().firstValue("X-Sentry-Rate-Limits").orElseThrow();
             String[] entries = header.split(",\\s*");
             assertEquals(1, entries.length, header);
@@ -125,10 +118,8 @@ class RateLimitTest {
         }
     }
 
-    private HttpResponse<String> post(long project, byte[] envelope) throws IOException, InterruptedException {
-        return HTTP.send(HttpRequest.newBuilder(server.getURI().resolve("/api/" + project + "/envelope/"))
-                        .header("X-Sentry-Auth", AUTH).POST(HttpRequest.BodyPublishers.ofByteArray(envelope)).build(),
-                HttpResponse.BodyHandlers.ofString());
+    private RelayClient.Answer post(long project, byte[] envelope) {
+        return new RelayClient(server.getURI()).post("/api/" + project + "/envelope/", envelope, "X-Sentry-Auth", AUTH);
     }
 
     private static byte[] nodeChunkEnvelope() {

@@ -1,7 +1,7 @@
 package chunkrelay.envelope.auth;
 
+import chunkrelay.chunk.testing.Await;
 import chunkrelay.envelope.testing.RedisServer;
-import chunkrelay.envelope.testing.RunningRelay;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -120,7 +120,7 @@ class RedisQuotaCounterTest {
 
             // empty after the restart (counters and the cached script gone): the window starts again
             restarting.restart();
-            RunningRelay.await("the quota enforced again", Duration.ofSeconds(30), () -> {
+            Await.until("the quota enforced again", Duration.ofSeconds(30), () -> {
                 try {
                     limiter.acquire(1, 1, 10, ChunkCategory.PROFILE_CHUNK);
                     return false;

@@ -1,5 +1,6 @@
 package chunkrelay.envelope.cli;
 
+import chunkrelay.chunk.testing.ChildJvm;
 import chunkrelay.envelope.Application;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -7,7 +8,6 @@ import org.junit.jupiter.api.Test;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -65,9 +65,8 @@ class CliUsageTest {
 
     @Test
     void exportProcessRefusesAnUnknownOptionByNameWithExitTwo() throws Exception {
-        Process export = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx128m", "-cp", System.getProperty("java.class.path"), Application.class.getName(), "export",
-                "--project", "1", "--out", "profile.pb.gz", "--fromat", "pprof")
+        Process export = new ProcessBuilder(ChildJvm.command(List.of("-Xmx128m"), Application.class, "export",
+                "--project", "1", "--out", "profile.pb.gz", "--fromat", "pprof"))
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         String err = new String(export.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(export.waitFor(60, TimeUnit.SECONDS));

@@ -1,5 +1,6 @@
 package chunkrelay.envelope.derivation;
 
+import chunkrelay.chunk.testing.Await;
 import chunkrelay.envelope.testing.Envelopes;
 import chunkrelay.envelope.testing.FailingStoreProxy;
 import chunkrelay.envelope.testing.PrometheusScrape;
@@ -46,7 +47,7 @@ class DerivationRetryWithoutWindowTest {
             assertEquals(0, relay.archivedChunks().size(), "not retried before its time");
 
             relay.clock().advance(Duration.ofSeconds(1));
-            RunningRelay.await("the retried derivation", WAIT, () -> relay.archivedChunks().size() == 1);
+            Await.until("the retried derivation", WAIT, () -> relay.archivedChunks().size() == 1);
             ArchivedChunk chunk = relay.archivedChunks().get(0);
             assertArrayEquals(Envelopes.chunkPayload(), relay.archive().readSentry(chunk));
             assertEquals(0, relay.bean(ChunkDerivations.class).pendingCount());

@@ -8,11 +8,6 @@ import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -33,10 +28,9 @@ class FrameworkErrorsTest {
     }
 
     @Test
-    void aWrongMethodOnTheEnvelopeRouteIsAnswered405InRelaysShape() throws Exception {
-        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                URI.create(server.getURI() + "/api/1/envelope/")).GET().build(), HttpResponse.BodyHandlers.ofString());
-        assertEquals(405, response.statusCode());
-        assertTrue(response.body().startsWith("{\"detail\":\"method not allowed\""), response.body());
+    void aWrongMethodOnTheEnvelopeRouteIsAnswered405InRelaysShape() {
+        RelayClient.Answer response = new RelayClient(server.getURI()).get("/api/1/envelope/");
+        assertEquals(405, response.status());
+        assertTrue(response.raw().startsWith("{\"detail\":\"method not allowed\""), response.raw());
     }
 }

@@ -1,5 +1,7 @@
 package chunkrelay.envelope.forward;
 
+import chunkrelay.chunk.testing.Await;
+import chunkrelay.chunk.testing.ChildJvm;
 import chunkrelay.envelope.Application;
 import chunkrelay.envelope.cli.ReplayCli;
 import chunkrelay.envelope.recovery.ReplayCommand;
@@ -21,7 +23,6 @@ import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.LocalDate;
@@ -34,7 +35,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ExecutorService;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
 import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -58,7 +58,7 @@ class OtlpForwardingTest {
              RunningRelay relay = RunningRelay.start(s3, Map.of("relay.otlp.endpoint", receiver.endpoint()))) {
             postAll(relay, Fixtures.sdkRequests());
             int chunks = Fixtures.sdkChunks().size();
-            RunningRelay.await("a delivery marker for every chunk", WAIT, () -> relay.archivedChunks().size() == chunks
+            Await.until("a delivery marker for every chunk", WAIT, () -> relay.archivedChunks().size() == chunks
                     && relay.archivedChunks().stream().allMatch(ArchivedChunk::delivered));
 
             List<String> archived = relay.archivedChunks().stream()
@@ -80,7 +80,7 @@ class OtlpForwardingTest {
              OtlpReceiver receiver = OtlpReceiver.start().answering(400);
              RunningRelay relay = RunningRelay.start(s3, Map.of("relay.otlp.endpoint", receiver.endpoint()))) {
             assertEquals(200, relay.client().replay(Fixtures.sdkRequest("node-11.1.0/003")).status());
-            RunningRelay.await("a replay marker", WAIT, () -> relay.archivedChunks().size() == 1
+            Await.until("a replay marker", WAIT, () -> relay.archivedChunks().size() == 1
                     && relay.archivedChunks().get(0).markedForReplay());
 
             ArchivedChunk chunk = relay.archivedChunks().get(0);
@@ -102,13 +102,13 @@ class OtlpForwardingTest {
             List<SdkRequest> node = requests(name -> name.startsWith("node-"));
             postAll(relay, java);
             int delivered = chunksIn(java);
-            RunningRelay.await("the Java chunks delivered", WAIT, () -> relay.archivedChunks().size() == delivered
+            Await.until("the Java chunks delivered", WAIT, () -> relay.archivedChunks().size() == delivered
                     && relay.archivedChunks().stream().allMatch(ArchivedChunk::delivered));
 
             receiver.stop();
             postAll(relay, node);
             int total = delivered + chunksIn(node);
-            RunningRelay.await("the Node chunks marked for replay", WAIT, () -> relay.archivedChunks().size() == total
+            Await.until("the Node chunks marked for replay", WAIT, () -> relay.archivedChunks().size() == total
                     && relay.archivedChunks().stream().allMatch(c -> c.delivered() || c.markedForReplay()));
             assertEquals(delivered, receiver.received().size());
 
@@ -138,7 +138,7 @@ class OtlpForwardingTest {
                 List<SdkRequest> all = requests(name -> true);
                 postAll(a, all);
                 int total = chunksIn(all);
-                RunningRelay.await("every chunk marked for replay", WAIT, () -> a.archivedChunks().size() == total
+                Await.until("every chunk marked for replay", WAIT, () -> a.archivedChunks().size() == total
                         && a.archivedChunks().stream().allMatch(ArchivedChunk::markedForReplay));
                 receiver.restart();
                 LocalDate[] days = days(a.archivedChunks());
@@ -170,7 +170,7 @@ class OtlpForwardingTest {
             LocalDate[] days;
             try (RunningRelay relay = RunningRelay.start(s3, smallRetryBudget(receiver))) {
                 postAll(relay, node);
-                RunningRelay.await("the chunks marked for replay", WAIT, () -> relay.archivedChunks().size() == chunks
+                Await.until("the chunks marked for replay", WAIT, () -> relay.archivedChunks().size() == chunks
                         && relay.archivedChunks().stream().allMatch(ArchivedChunk::markedForReplay));
                 days = days(relay.archivedChunks());
             }
@@ -290,15 +290,10 @@ class OtlpForwardingTest {
 
     /** {@code Application.main} in a JVM of its own, configured through system properties. */
     private static Process replayProcess(Map<String, Object> config, String... args) throws IOException {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.add("-Xmx256m");
-        config.forEach((key, value) -> command.add("-D" + key + "=" + value));
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.add(Application.class.getName());
-        command.addAll(List.of(args));
-        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.PIPE)
+        List<String> options = new ArrayList<>(List.of("-Xmx256m"));
+        config.forEach((key, value) -> options.add("-D" + key + "=" + value));
+        return new ProcessBuilder(ChildJvm.command(options, Application.class, args)).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.PIPE)
                 .start();
     }
 }

@@ -1,5 +1,6 @@
 package chunkrelay.envelope.links;
 
+import chunkrelay.chunk.testing.Await;
 import chunkrelay.envelope.derivation.ChunkDerivations;
 import chunkrelay.envelope.recovery.UnderivedSearch;
 import chunkrelay.envelope.testing.OtlpReceiver;
@@ -70,7 +71,7 @@ class LinkWindowTimingTest {
             assertEquals(2, relay.bean(ChunkDerivations.class).pendingCount());
 
             advance(relay, Duration.ofMillis(1));
-            RunningRelay.await("both chunks derived", WAIT, () -> relay.archivedChunks().size() == 2);
+            Await.until("both chunks derived", WAIT, () -> relay.archivedChunks().size() == 2);
             Map<String, ExportProfilesServiceRequest> otlp = derived(relay.archive(), relay.archivedChunks(),
                     JAVA_CHUNK_1, JAVA_CHUNK_2);
             otlp.forEach((request, form) -> assertEquals(JAVA_LINKED.get(request),
@@ -86,7 +87,7 @@ class LinkWindowTimingTest {
                      "relay.otlp.endpoint", receiver.endpoint().toString()))) {
             send(relay.client(), JAVA_CHUNK_1);
             advance(relay, Duration.ofSeconds(1));
-            RunningRelay.await("the chunk derived and forwarded", WAIT,
+            Await.until("the chunk derived and forwarded", WAIT,
                     () -> relay.archivedChunks().size() == 1 && receiver.received().size() == 1);
             ArchivedChunk chunk = relay.archivedChunks().get(0);
             byte[] before = relay.archive().readOtlp(chunk);
@@ -129,7 +130,7 @@ class LinkWindowTimingTest {
             for (int second = 0; second < 20; second++) {
                 advance(peer, Duration.ofSeconds(1));
             }
-            RunningRelay.await("the peer derives and forwards both chunks", WAIT,
+            Await.until("the peer derives and forwards both chunks", WAIT,
                     () -> receiver.received().size() >= 2);
             for (int second = 0; second < 30; second++) {
                 advance(peer, Duration.ofSeconds(1));

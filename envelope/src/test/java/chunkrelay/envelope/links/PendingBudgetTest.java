@@ -1,5 +1,6 @@
 package chunkrelay.envelope.links;
 
+import chunkrelay.chunk.testing.Await;
 import chunkrelay.envelope.derivation.ChunkDerivations;
 import chunkrelay.envelope.testing.PrometheusScrape;
 import chunkrelay.envelope.testing.RunningRelay;
@@ -46,7 +47,7 @@ class PendingBudgetTest {
         assertEquals(2, relay.bean(ChunkDerivations.class).pendingCount());
         relay.clock().advance(Duration.ofSeconds(3));
         relay.bean(ChunkDerivations.class).runDue();
-        RunningRelay.await("both chunks derived", WAIT, () -> relay.archivedChunks().size() == 2);
+        Await.until("both chunks derived", WAIT, () -> relay.archivedChunks().size() == 2);
         derived(relay.archive(), relay.archivedChunks(), JAVA_CHUNK_1, JAVA_CHUNK_2).forEach((request, form) ->
                 assertEquals(JAVA_LINKED.get(request),
                         linkedBySpan(form, 1).values().stream().mapToInt(Integer::intValue).sum(), request));

@@ -1,7 +1,8 @@
 package chunkrelay.envelope.links;
 
 import chunkrelay.chunk.spans.SpanRecord;
-import chunkrelay.envelope.derivation.ChunkDerivations;
+import chunkrelay.chunk.testing.Await;
+import chunkrelay.chunk.testing.ChildJvm;
 import chunkrelay.envelope.recovery.UnderivedSearch;
 import chunkrelay.envelope.testing.ForkedRelay;
 import chunkrelay.envelope.testing.OtlpReceiver;
@@ -61,7 +62,7 @@ class TraceLinksTest {
         try (EmbeddedS3Server s3 = EmbeddedS3Server.inMemory();
              RunningRelay relay = RunningRelay.start(s3, window("3s"))) {
             order.forEach(request -> send(relay.client(), request));
-            RunningRelay.await("both chunks derived", WAIT, () -> relay.archivedChunks().size() == 2);
+            Await.until("both chunks derived", WAIT, () -> relay.archivedChunks().size() == 2);
             Map<String, ExportProfilesServiceRequest> otlp = derived(relay.archive(), relay.archivedChunks(),
                     JAVA_CHUNK_1, JAVA_CHUNK_2);
             List<SpanRecord> spans = spansOf(JAVA_TRANSACTION);
@@ -135,7 +136,7 @@ class TraceLinksTest {
                          with(storage,
                          "relay.links.window=1s", "relay.links.span-log=true", "relay.links.recovery-interval=2s",
                          "relay.otlp.endpoint=" + receiver.endpoint()))) {
-                RunningRelay.await("the recovery pass forwards both chunks", WAIT,
+                Await.until("the recovery pass forwards both chunks", WAIT,
                         () -> receiver.received().size() >= 2);
                 assertEquals(Map.of(chunkId(JAVA_CHUNK_1), 965, chunkId(JAVA_CHUNK_2), 469), linkedByChunk(receiver),
                         "linked through the span log the killed relay wrote");
@@ -152,7 +153,7 @@ class TraceLinksTest {
             try (ForkedRelay peer = ForkedRelay.start(256, Files.createDirectories(work.resolve("peer")), with(storage,
                     "relay.links.window=1s", "relay.links.span-log=true", "relay.links.recovery-interval=1s",
                     "relay.otlp.endpoint=" + receiver.endpoint()))) {
-                RunningRelay.await("the peer's search at start", WAIT, () -> PrometheusScrape.of(peer.base())
+                Await.until("the peer's search at start", WAIT, () -> PrometheusScrape.of(peer.base())
                         .valueOrZeroBeforeFirstUse("relay_recovery_searches_total") >= 1);
                 try (ForkedRelay doomed = ForkedRelay.start(256, Files.createDirectories(work.resolve("doomed")),
                         with(storage, "relay.links.window=10m", "relay.links.span-log=true",
@@ -164,7 +165,7 @@ class TraceLinksTest {
                 }
                 // close() is SIGKILL: the chunks are in their Sentry form only, and the heartbeat goes stale (when a
                 // beating relay is left alone and each chunk is sent once: LinkWindowTimingTest, on a test clock)
-                RunningRelay.await("the peer derives and forwards both chunks", WAIT,
+                Await.until("the peer derives and forwards both chunks", WAIT,
                         () -> receiver.received().size() >= 2);
                 assertEquals(Map.of(chunkId(JAVA_CHUNK_1), 965, chunkId(JAVA_CHUNK_2), 469), linkedByChunk(receiver),
                         "linked through the span log the dead relay wrote");
@@ -190,16 +191,14 @@ class TraceLinksTest {
             }
             // replay takes chunks whose window and grace have passed: it runs with no window, on a clock set past
             // the grace (LinkWindowTimingTest checks the grace itself)
-            List<String> command = new ArrayList<>(List.of(
-                    Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m"));
+            List<String> options = new ArrayList<>(List.of("-Xmx256m"));
             String ahead = UnderivedSearch.RECOVERY_GRACE.plusSeconds(5).toSeconds() + "s";
             for (String property : with(storage, "relay.links.window=0s", "relay.otlp.endpoint=" + receiver.endpoint(),
                     "test.clock=manual", "test.clock-ahead=" + ahead)) {
-                command.add("-D" + property);
+                options.add("-D" + property);
             }
-            command.addAll(List.of("-cp", System.getProperty("java.class.path"),
-                    chunkrelay.envelope.Application.class.getName(), "replay", "--project", "1",
-                    "--from", days.get(0).toString(), "--to", days.get(days.size() - 1).toString()));
+            List<String> command = ChildJvm.command(options, chunkrelay.envelope.Application.class, "replay",
+                    "--project", "1", "--from", days.get(0).toString(), "--to", days.get(days.size() - 1).toString());
             Process replay = new ProcessBuilder(command).redirectErrorStream(true).start();
             String out = new String(replay.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
             assertEquals(0, replay.waitFor(), out);
@@ -236,7 +235,7 @@ class TraceLinksTest {
              RunningRelay second = RunningRelay.start(s3, window("3s"))) {
             send(first.client(), JAVA_CHUNK_1);
             send(second.client(), JAVA_TRANSACTION);
-            RunningRelay.await("the chunk derived", WAIT, () -> first.archivedChunks().size() == 1);
+            Await.until("the chunk derived", WAIT, () -> first.archivedChunks().size() == 1);
             ExportProfilesServiceRequest otlp = derived(first.archive(), first.archivedChunks(), JAVA_CHUNK_1)
                     .get(JAVA_CHUNK_1);
             assertEquals(965, linkedBySpan(otlp, 1).values().stream().mapToInt(Integer::intValue).sum());

@@ -6,9 +6,9 @@ import chunkrelay.envelope.testing.RelayClient;
 
 import chunkrelay.chunk.fixtures.Fixtures;
 import chunkrelay.chunk.fixtures.RecordedChunk;
+import chunkrelay.chunk.testing.Await;
 import chunkrelay.storage.EmbeddedS3Server;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.micronaut.runtime.server.EmbeddedServer;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import io.micronaut.test.support.TestPropertyProvider;
@@ -17,10 +17,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
-import java.io.IOException;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
 
@@ -35,8 +31,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 @MicronautTest
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ArchiveReadinessTest implements TestPropertyProvider {
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     private final EmbeddedS3Server s3 = EmbeddedS3Server.inMemory();
 
@@ -68,16 +62,16 @@ class ArchiveReadinessTest implements TestPropertyProvider {
         byte[] envelope = Envelopes.withItem(Envelopes.header(), node.itemHeader().toString(), node.payload());
         RelayClient client = new RelayClient(server.getURI());
 
-        awaitStatus("/health/readiness", 200);
-        JsonNode ready = JSON.readTree(get("/health/readiness").body());
+        awaitStatus(client, "/health/readiness", 200);
+        JsonNode ready = client.get("/health/readiness").body();
         assertEquals("UP", ready.path("details").path("archive").path("status").asText(), ready.toString());
 
         s3.stop();
         try {
-            awaitStatus("/health/readiness", 503);
-            JsonNode unready = JSON.readTree(get("/health/readiness").body());
+            awaitStatus(client, "/health/readiness", 503);
+            JsonNode unready = client.get("/health/readiness").body();
             assertEquals("DOWN", unready.path("details").path("archive").path("status").asText(), unready.toString());
-            assertEquals(200, get("/health/liveness").statusCode());
+            assertEquals(200, client.get("/health/liveness").status());
             RelayClient.Answer refused = client.post("/api/3/envelope/", envelope, "X-Sentry-Auth", AUTH);
             assertEquals(503, refused.status(), refused.raw());
             assertEquals("5", refused.header("Retry-After"), "the SDK is told when to come back");
@@ -85,7 +79,7 @@ class ArchiveReadinessTest implements TestPropertyProvider {
             s3.restart();
         }
 
-        awaitStatus("/health/readiness", 200);
+        awaitStatus(client, "/health/readiness", 200);
         assertEquals(200, client.post("/api/3/envelope/", envelope, "X-Sentry-Auth", AUTH).status());
         PrometheusScrape metrics = PrometheusScrape.of(server.getURI());
         assertEquals(1, metrics.value("relay_archive_failures_total"));
@@ -95,32 +89,21 @@ class ArchiveReadinessTest implements TestPropertyProvider {
 
     @Test
     void viewsAnswer503InRelaysShapeWhileTheArchiveIsUnreachable() throws Exception {
-        awaitStatus("/api/v1/projects", 200);
+        RelayClient client = new RelayClient(server.getURI());
+        awaitStatus(client, "/api/v1/projects", 200);
         s3.stop();
         try {
-            HttpResponse<String> answer = get("/api/v1/projects");
-            assertEquals(503, answer.statusCode(), answer.body());
-            assertEquals("archive unavailable", JSON.readTree(answer.body()).path("detail").asText(), answer.body());
-            assertEquals("10", answer.headers().firstValue("Retry-After").orElse(null));
+            RelayClient.Answer answer = client.get("/api/v1/projects");
+            assertEquals(503, answer.status(), answer.raw());
+            assertEquals("archive unavailable", answer.body().path("detail").asText(), answer.raw());
+            assertEquals("10", answer.header("Retry-After"));
         } finally {
             s3.restart();
         }
-        awaitStatus("/api/v1/projects", 200);
+        awaitStatus(client, "/api/v1/projects", 200);
     }
 
-    private void awaitStatus(String path, int status) throws IOException, InterruptedException {
-        long giveUp = System.nanoTime() + Duration.ofSeconds(15).toNanos();
-        int last;
-        while ((last = get(path).statusCode()) != status) {
-            if (System.nanoTime() > giveUp) {
-                throw new AssertionError(path + " stayed " + last + ", expected " + status);
-            }
-            Thread.sleep(50);
-        }
-    }
-
-    private HttpResponse<String> get(String path) throws IOException, InterruptedException {
-        return HTTP.send(HttpRequest.newBuilder(server.getURI().resolve(path)).GET().build(),
-                HttpResponse.BodyHandlers.ofString());
+    private static void awaitStatus(RelayClient client, String path, int status) throws InterruptedException {
+        Await.until(path + " answering " + status, Duration.ofSeconds(15), () -> client.get(path).status() == status);
     }
 }

@@ -1,5 +1,6 @@
 package chunkrelay.envelope.ops;
 
+import chunkrelay.envelope.testing.RelayClient;
 import chunkrelay.translate.export.OtlpExportSettings;
 import io.micronaut.context.annotation.Value;
 import io.micronaut.runtime.server.EmbeddedServer;
@@ -10,9 +11,6 @@ import org.yaml.snakeyaml.Yaml;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -36,7 +34,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @MicronautTest
 class DeploymentManifestsTest {
     private static final Path DEPLOY = repositoryRoot().resolve("deploy");
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     @Inject
     EmbeddedServer server;
@@ -59,9 +56,8 @@ class DeploymentManifestsTest {
             Map<String, Object> get = map(map(relay.get(probe.getKey())).get("httpGet"));
             assertEquals(probe.getValue(), get.get("path"), probe.getKey());
             assertEquals("http", get.get("port"), probe.getKey() + " uses the named container port");
-            HttpResponse<String> answer = HTTP.send(HttpRequest.newBuilder(
-                    server.getURI().resolve(probe.getValue())).GET().build(), HttpResponse.BodyHandlers.ofString());
-            assertEquals(200, answer.statusCode(), probe.getKey() + " " + probe.getValue() + ": " + answer.body());
+            RelayClient.Answer answer = new RelayClient(server.getURI()).get(probe.getValue());
+            assertEquals(200, answer.status(), probe.getKey() + " " + probe.getValue() + ": " + answer.raw());
         }
         assertTrue(map(relay.get("resources")).containsKey("requests"));
         assertTrue(map(relay.get("resources")).containsKey("limits"));

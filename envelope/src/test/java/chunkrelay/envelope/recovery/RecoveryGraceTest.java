@@ -1,6 +1,7 @@
 package chunkrelay.envelope.recovery;
 
 import chunkrelay.chunk.fixtures.Fixtures;
+import chunkrelay.chunk.testing.Await;
 import chunkrelay.envelope.testing.OtlpReceiver;
 import chunkrelay.envelope.testing.RunningRelay;
 import chunkrelay.storage.EmbeddedS3Server;
@@ -36,7 +37,7 @@ class RecoveryGraceTest {
                      "relay.recovery.days", "100000"))) {
             assertEquals(200, relay.client().replay(Fixtures.sdkRequests().stream()
                     .filter(r -> r.name().equals("node-11.1.0-long/001")).findFirst().orElseThrow()).status());
-            RunningRelay.await("the forwarding refused", WAIT, () -> receiver.attempts() == 1);
+            Await.until("the forwarding refused", WAIT, () -> receiver.attempts() == 1);
             receiver.answering(200);
             RecoveryPass pass = relay.bean(RecoveryPass.class);
 

@@ -3,6 +3,7 @@ package chunkrelay.envelope.recovery;
 import chunkrelay.chunk.fixtures.Fixtures;
 import chunkrelay.chunk.fixtures.RecordedChunk;
 import chunkrelay.chunk.fixtures.SdkRequest;
+import chunkrelay.chunk.testing.Await;
 import chunkrelay.envelope.testing.Envelopes;
 import chunkrelay.envelope.testing.ForkedRelay;
 import chunkrelay.envelope.testing.OtlpReceiver;
@@ -81,7 +82,7 @@ class ReplicaForwardingTest {
             } finally {
                 senders.shutdownNow();
             }
-            RunningRelay.await("a delivery marker for every chunk", WAIT, () -> a.archivedChunks().size() == chunks
+            Await.until("a delivery marker for every chunk", WAIT, () -> a.archivedChunks().size() == chunks
                     && a.archivedChunks().stream().allMatch(ArchivedChunk::delivered));
 
             Map<String, String> objects = a.objects();
@@ -105,7 +106,7 @@ class ReplicaForwardingTest {
             }
             try (RunningRelay a = RunningRelay.start(s3, recovering(receiver));
                  RunningRelay b = RunningRelay.start(s3, recovering(receiver))) {
-                RunningRelay.await("a delivery marker for every chunk", WAIT, () ->
+                Await.until("a delivery marker for every chunk", WAIT, () ->
                         a.archivedChunks().stream().allMatch(ArchivedChunk::delivered));
 
                 assertEachArchivedChunkReceivedOnce(a.archive(), a.archivedChunks(), receiver);
@@ -147,7 +148,7 @@ class ReplicaForwardingTest {
                         }
                     }
                 });
-                RunningRelay.await(killAfter + " chunks acknowledged", WAIT, () -> acknowledged.size() >= killAfter);
+                Await.until(killAfter + " chunks acknowledged", WAIT, () -> acknowledged.size() >= killAfter);
                 assertTrue(killed.alive());
                 killed.close(); // SIGKILL while the load goes on
                 sending.get();
@@ -162,7 +163,7 @@ class ReplicaForwardingTest {
                 assertTrue(survivor.archivedChunks().stream().noneMatch(ArchivedChunk::delivered),
                         "the killed replica delivered nothing");
 
-                RunningRelay.await("a delivery marker for every chunk", WAIT, () ->
+                Await.until("a delivery marker for every chunk", WAIT, () ->
                         survivor.archivedChunks().stream().allMatch(ArchivedChunk::delivered));
 
                 assertEachArchivedChunkReceivedOnce(survivor.archive(), survivor.archivedChunks(), receiver);
@@ -183,7 +184,7 @@ class ReplicaForwardingTest {
             config.put("test.clock", "manual");
             try (RunningRelay relay = RunningRelay.start(s3, config)) {
                 assertEquals(200, relay.client().replay(request("node-11.1.0-long/001")).status());
-                RunningRelay.await("the chunk delivered", WAIT, () -> relay.archivedChunks().size() == 1
+                Await.until("the chunk delivered", WAIT, () -> relay.archivedChunks().size() == 1
                         && relay.archivedChunks().get(0).delivered());
                 recoveryIntervals(relay, 10);
                 assertEquals(1, searches(relay), "the search at start, none while forwarding delivers");
@@ -217,7 +218,7 @@ class ReplicaForwardingTest {
     /** Moves the relay's clock a recovery interval, with its pass, at each look until {@code condition} holds. */
     private static void awaitRecoveryIntervals(RunningRelay relay, String what, BooleanSupplier condition)
             throws InterruptedException {
-        RunningRelay.await(what, WAIT, () -> {
+        Await.until(what, WAIT, () -> {
             recoveryIntervals(relay, 1);
             return condition.getAsBoolean();
         });

@@ -1,15 +1,11 @@
 package chunkrelay.envelope.rollups;
 
+import chunkrelay.envelope.testing.RelayClient;
 import chunkrelay.envelope.testing.RunningRelay;
 import chunkrelay.storage.EmbeddedS3Server;
 import chunkrelay.storage.ObjectStore;
 import org.junit.jupiter.api.Test;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
@@ -28,7 +24,6 @@ class ArchiveReindexTest {
     private static final long SECOND = 1_000_000_000L;
     private static final long MINUTE = 60 * SECOND;
     private static final long HOUR = 60 * MINUTE;
-    private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     @Test
     void reindexFilesEveryChunkAndBuildsTheRollupsThatAnswerAsTheChunksDid() throws Exception {
@@ -44,7 +39,7 @@ class ArchiveReindexTest {
                 }
             }
             String range = "from=" + Instant.ofEpochSecond(0, start) + "&to=" + Instant.ofEpochSecond(0, start + 2 * HOUR);
-            String fromChunks = collapsed(relay.uri(), range);
+            String fromChunks = collapsed(relay.client(), range);
             ObjectStore store = relay.bean(ObjectStore.class);
             List<String> indexed = store.listObjects("index/");
             for (String prefix : List.of("index/", "late/", "rollups/")) {
@@ -59,17 +54,15 @@ class ArchiveReindexTest {
             assertEquals(indexed, store.listObjects("index/"), "the same entries as at archive time");
             assertTrue(summary.minutes() >= 75 && summary.hours() >= 1, summary.describe());
             assertEquals(List.of(), store.listObjects("late/"), "nothing left for the builder");
-            assertEquals(fromChunks, collapsed(relay.uri(), range), "the range answers as it did");
+            assertEquals(fromChunks, collapsed(relay.client(), range), "the range answers as it did");
         }
     }
 
-    private static String collapsed(URI base, String range) throws Exception {
-        HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(base.resolve(
-                "/api/v1/projects/1/profile?format=collapsed&" + range)).timeout(Duration.ofSeconds(60)).build(),
-                HttpResponse.BodyHandlers.ofString());
-        assertEquals(200, response.statusCode(), response.body());
-        assertTrue(response.body().lines().count() > 5, response.body());
-        return response.body();
+    private static String collapsed(RelayClient client, String range) {
+        RelayClient.Answer answer = client.get("/api/v1/projects/1/profile?format=collapsed&" + range);
+        assertEquals(200, answer.status(), answer.raw());
+        assertTrue(answer.raw().lines().count() > 5, answer.raw());
+        return answer.raw();
     }
 
     private static long nanos(Instant instant) {

@@ -1,5 +1,6 @@
 package chunkrelay.envelope.rollups;
 
+import chunkrelay.envelope.testing.RelayClient;
 import chunkrelay.envelope.testing.RunningRelay;
 import chunkrelay.storage.ArchivedChunk;
 import chunkrelay.storage.ChunkMetadata;
@@ -17,11 +18,6 @@ import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -43,7 +39,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class FleetRollupsTest {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private static final long SECOND = 1_000_000_000L;
     private static final long MINUTE = 60 * SECOND;
     private static final long HOUR = 60 * MINUTE;
@@ -114,16 +109,16 @@ class FleetRollupsTest {
         String range = "from=" + Instant.ofEpochSecond(0, from) + "&to=" + Instant.ofEpochSecond(0, to) + filter;
         Walk walk = Walk.of(archived, from, to, filter);
 
-        HttpResponse<byte[]> pprof = get(relay.uri(), "/api/v1/projects/1/profile?format=pprof&" + range);
-        assertEquals(200, pprof.statusCode(), new String(pprof.body()));
+        RelayClient client = relay.client();
+        RelayClient.Answer pprof = client.get("/api/v1/projects/1/profile?format=pprof&" + range);
+        assertEquals(200, pprof.status(), pprof.raw());
         ProfileProto.Profile profile = ProfileProto.Profile.parseFrom(
-                new GZIPInputStream(new ByteArrayInputStream(pprof.body())).readAllBytes());
+                new GZIPInputStream(new ByteArrayInputStream(pprof.bytes())).readAllBytes());
         assertEquals(walk.samples, samplesOf(profile), range);
         assertEquals("chunk-relay: " + walk.chunks + " chunk(s) merged",
                 profile.getStringTable((int) profile.getComment(0)), range);
 
-        JsonNode timeline = JSON.readTree(get(relay.uri(), "/api/v1/projects/1/timeline?step=" + stepSeconds + "&"
-                + range).body());
+        JsonNode timeline = client.get("/api/v1/projects/1/timeline?step=" + stepSeconds + "&" + range).body();
         long step = stepSeconds * SECOND;
         assertEquals(Math.floorDiv(from, step) * step, timeline.path("fromNanos").asLong());
         Map<String, Map<Long, Long>> series = new TreeMap<>();
@@ -255,11 +250,6 @@ class FleetRollupsTest {
             }
             return series;
         }
-    }
-
-    private static HttpResponse<byte[]> get(URI base, String path) throws Exception {
-        return HTTP.send(HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(60)).GET().build(),
-                HttpResponse.BodyHandlers.ofByteArray());
     }
 
     private static long nanos(Instant instant) {

@@ -1,5 +1,6 @@
 package chunkrelay.envelope.sdk;
 
+import chunkrelay.chunk.testing.Await;
 import chunkrelay.envelope.testing.OtlpReceiver;
 import chunkrelay.envelope.testing.RunningRelay;
 import chunkrelay.envelope.testing.TestUpstream;
@@ -63,7 +64,7 @@ class RealSdkEndToEndTest {
             ProfileChunkAssertions.assertEveryEnvelopeAccepted(sdk.sdk(), hop.envelopes());
             ProfileChunkAssertions.assertBusyWorkProfiled(sdk.expectedProfile(), hop.profileChunks());
             int sentChunks = hop.profileChunkPayloads().size();
-            RunningRelay.await(sdk.sdk() + " chunks derived after their link window", FORWARDING_WAIT,
+            Await.until(sdk.sdk() + " chunks derived after their link window", FORWARDING_WAIT,
                     () -> relay.archivedChunks().size() >= sentChunks);
 
             List<ArchivedChunk> archived = assertArchivedInBothForms(sdk.sdk(), relay, hop.profileChunkPayloads());
@@ -134,7 +135,7 @@ class RealSdkEndToEndTest {
      */
     private static void assertPassedUpstream(String sdk, TestUpstream upstream) throws InterruptedException {
         try {
-            RunningRelay.await("the upstream to get an error, a transaction or spans, and a session", FORWARDING_WAIT,
+            Await.until("the upstream to get an error, a transaction or spans, and a session", FORWARDING_WAIT,
                     () -> upstreamTypes(upstream).containsAll(Set.of("event", "session"))
                             && (upstreamTypes(upstream).contains("transaction")
                             || upstreamTypes(upstream).contains("span")));
@@ -158,9 +159,9 @@ class RealSdkEndToEndTest {
         List<String> expected = archived.stream()
                 .map(chunk -> HexFormat.of().formatHex(relay.archive().readOtlp(chunk))).sorted().toList();
         try {
-            RunningRelay.await("the OTLP receiver to get " + expected.size() + " profile(s)", FORWARDING_WAIT,
+            Await.until("the OTLP receiver to get " + expected.size() + " profile(s)", FORWARDING_WAIT,
                     () -> receiver.received().size() >= expected.size());
-            RunningRelay.await("delivery markers", FORWARDING_WAIT,
+            Await.until("delivery markers", FORWARDING_WAIT,
                     () -> relay.archivedChunks().stream().allMatch(ArchivedChunk::delivered));
         } catch (AssertionError e) {
             throw new AssertionError(sdk + " SDK, step 'forward': " + e.getMessage() + "; received "

@@ -1,5 +1,6 @@
 package chunkrelay.envelope.testing;
 
+import chunkrelay.chunk.testing.ChildJvm;
 import chunkrelay.envelope.Application;
 
 import java.io.IOException;
@@ -40,16 +41,14 @@ public final class ForkedRelay implements AutoCloseable {
         try (ServerSocket free = new ServerSocket(0)) {
             port = free.getLocalPort();
         }
-        List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx" + heapMib + "m", "-Dmicronaut.server.port=" + port,
+        List<String> options = new ArrayList<>(List.of("-Xmx" + heapMib + "m", "-Dmicronaut.server.port=" + port,
                 "-Drelay.storage.embedded.directory=" + work.resolve("archive"),
                 // a build machine may have less than the default 1 GiB free
                 "-Drelay.storage.embedded.min-free-disk=0"));
         for (String property : systemProperties) {
-            command.add("-D" + property);
+            options.add("-D" + property);
         }
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), Application.class.getName()));
+        List<String> command = ChildJvm.command(options, Application.class);
         Path log = work.resolve("relay.log");
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
         builder.environment().putAll(environment);

@@ -1,11 +1,6 @@
 package chunkrelay.envelope.testing;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,35 +23,26 @@ public final class PrometheusScrape {
     }
 
     public static PrometheusScrape of(URI server) {
-        try {
-            HttpResponse<String> response = HttpClient.newHttpClient().send(
-                    HttpRequest.newBuilder(server.resolve("/prometheus")).GET().build(),
-                    HttpResponse.BodyHandlers.ofString());
-            if (response.statusCode() != 200) {
-                throw new IllegalStateException("GET /prometheus answered " + response.statusCode());
-            }
-            List<Sample> samples = new ArrayList<>();
-            for (String line : response.body().split("\n")) {
-                Matcher m = SAMPLE.matcher(line.trim());
-                if (line.startsWith("#") || !m.matches()) {
-                    continue;
-                }
-                Map<String, String> labels = new LinkedHashMap<>();
-                if (m.group(2) != null) {
-                    Matcher l = LABEL.matcher(m.group(2));
-                    while (l.find()) {
-                        labels.put(l.group(1), l.group(2));
-                    }
-                }
-                samples.add(new Sample(m.group(1), labels, Double.parseDouble(m.group(3))));
-            }
-            return new PrometheusScrape(samples);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
+        RelayClient.Answer response = new RelayClient(server).get("/prometheus");
+        if (response.status() != 200) {
+            throw new IllegalStateException("GET /prometheus answered " + response.status());
         }
+        List<Sample> samples = new ArrayList<>();
+        for (String line : response.raw().split("\n")) {
+            Matcher m = SAMPLE.matcher(line.trim());
+            if (line.startsWith("#") || !m.matches()) {
+                continue;
+            }
+            Map<String, String> labels = new LinkedHashMap<>();
+            if (m.group(2) != null) {
+                Matcher l = LABEL.matcher(m.group(2));
+                while (l.find()) {
+                    labels.put(l.group(1), l.group(2));
+                }
+            }
+            samples.add(new Sample(m.group(1), labels, Double.parseDouble(m.group(3))));
+        }
+        return new PrometheusScrape(samples);
     }
 
     /**

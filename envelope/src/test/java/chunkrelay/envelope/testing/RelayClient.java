@@ -5,15 +5,16 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.function.Supplier;
-import java.io.InputStream;
 
 /** Speaks plain HTTP to a running relay, sending exact bytes and headers. */
 public final class RelayClient {
@@ -25,17 +26,31 @@ public final class RelayClient {
         this.base = base;
     }
 
-    public record Answer(int status, JsonNode body, String raw, HttpHeaders headers) {
+    /** An answer as received: its body's bytes, read as text or JSON on demand (profiles come gzipped or binary). */
+    public record Answer(int status, byte[] bytes, HttpHeaders headers) {
         public String header(String name) {
             return headers.firstValue(name).orElse(null);
         }
 
+        public String raw() {
+            return new String(bytes, StandardCharsets.UTF_8);
+        }
+
+        /** The body as JSON; the missing node when empty. */
+        public JsonNode body() {
+            try {
+                return bytes.length == 0 ? JSON.missingNode() : JSON.readTree(bytes);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
         public String detail() {
-            return body.path("detail").asText(null);
+            return body().path("detail").asText(null);
         }
 
         public String causes() {
-            return body.path("causes").toString();
+            return body().path("causes").toString();
         }
     }
 
@@ -57,24 +72,31 @@ public final class RelayClient {
     }
 
     public Answer send(String pathAndQuery, HttpRequest.BodyPublisher body, String... headers) {
+        return exchange(builder(pathAndQuery, headers).POST(body));
+    }
+
+    public Answer get(String pathAndQuery, String... headers) {
+        return exchange(builder(pathAndQuery, headers).GET());
+    }
+
+    /** A CORS preflight and the like: {@code method} without a body. */
+    public Answer request(String method, String pathAndQuery, String... headers) {
+        return exchange(builder(pathAndQuery, headers).method(method, HttpRequest.BodyPublishers.noBody()));
+    }
+
+    private HttpRequest.Builder builder(String pathAndQuery, String... headers) {
         HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(pathAndQuery))
-                .timeout(Duration.ofSeconds(60)).POST(body);
+                .timeout(Duration.ofSeconds(60));
         if (headers.length > 0) {
             request.headers(headers);
         }
-        return exchange(request);
-    }
-
-    public Answer get(String pathAndQuery) {
-        return exchange(HttpRequest.newBuilder(base.resolve(pathAndQuery)).timeout(Duration.ofSeconds(60)).GET());
+        return request;
     }
 
     private Answer exchange(HttpRequest.Builder request) {
         try {
-            HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-            String raw = response.body();
-            JsonNode json = raw.isEmpty() ? JSON.missingNode() : JSON.readTree(raw);
-            return new Answer(response.statusCode(), json, raw, response.headers());
+            HttpResponse<byte[]> response = http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+            return new Answer(response.statusCode(), response.body(), response.headers());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {

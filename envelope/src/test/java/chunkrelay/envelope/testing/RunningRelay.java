@@ -1,6 +1,5 @@
 package chunkrelay.envelope.testing;
 
-import chunkrelay.envelope.retention.ArchiveRetention;
 import chunkrelay.retry.TestClock;
 import chunkrelay.storage.ArchiveLayout;
 import chunkrelay.storage.ArchiveSettings;
@@ -17,14 +16,12 @@ import software.amazon.awssdk.services.s3.model.S3Object;
 
 import java.net.URI;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.LocalDate;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.function.BooleanSupplier;
 
 /**
  * The real relay for acceptance tests: the Micronaut server on a random port ({@code test} environment) with its
@@ -130,17 +127,6 @@ public final class RunningRelay implements AutoCloseable {
             LocalDate day = LocalDate.parse(parts[1]);
             return archive.list(parts[0], day, day).stream();
         }).toList();
-    }
-
-    /** Waits until {@code condition} holds, failing with {@code what} after {@code timeout}. */
-    public static void await(String what, Duration timeout, BooleanSupplier condition) throws InterruptedException {
-        long until = System.nanoTime() + timeout.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > until) {
-                throw new AssertionError("timed out after " + timeout.toSeconds() + " s waiting for " + what);
-            }
-            Thread.sleep(50);
-        }
     }
 
     @Override

@@ -2,6 +2,7 @@ package chunkrelay.envelope.upstream;
 
 import chunkrelay.chunk.fixtures.Fixtures;
 import chunkrelay.chunk.fixtures.SdkRequest;
+import chunkrelay.chunk.testing.Await;
 import chunkrelay.envelope.ingest.EnvelopeReader;
 import chunkrelay.envelope.ingest.ItemHeader;
 import chunkrelay.envelope.testing.ForkedRelay;
@@ -32,7 +33,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Supplier;
+import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -48,6 +49,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class UpstreamForwardingTest {
     /** How far a test clock moves at each look of {@link #await}: half a spool round. */
     private static final Duration CLOCK_STEP = Duration.ofMillis(500);
+    private static final Duration CLOCK_PACE = Duration.ofMillis(50);
+    private static final Duration WAIT = Duration.ofSeconds(30);
     private static final Pattern KEY = Pattern.compile("sentry_key=([0-9a-f]{32})|//([0-9a-f]{32})@");
 
     private static TestUpstream upstream;
@@ -86,7 +89,7 @@ class UpstreamForwardingTest {
     }
 
     @Test
-    void everyItemTheRelayDoesNotConsumeArrivesUpstreamOnceWithItsBytesPathAndKey() {
+    void everyItemTheRelayDoesNotConsumeArrivesUpstreamOnceWithItsBytesPathAndKey() throws InterruptedException {
         int before = upstream.accepted().size();
         List<String> expected;
         try (RunningRelay relay = RunningRelay.start(s3, upstreamProperties())) {
@@ -105,7 +108,7 @@ class UpstreamForwardingTest {
     }
 
     @Test
-    void withForwardProfileChunksEveryChunkArrivesUpstreamOnceAfterItIsArchived() {
+    void withForwardProfileChunksEveryChunkArrivesUpstreamOnceAfterItIsArchived() throws InterruptedException {
         int before = upstream.accepted().size();
         List<String> expected;
         try (RunningRelay relay = RunningRelay.start(s3,
@@ -118,7 +121,7 @@ class UpstreamForwardingTest {
     }
 
     @Test
-    void anUpstreamOutageLosesNothingAndTheSdkGets200Throughout() {
+    void anUpstreamOutageLosesNothingAndTheSdkGets200Throughout() throws InterruptedException {
         int before = upstream.accepted().size();
         AtomicInteger refused = new AtomicInteger();
         upstream.answer(request -> refused.incrementAndGet() <= 8
@@ -135,7 +138,7 @@ class UpstreamForwardingTest {
     }
 
     @Test
-    void envelopesSpooledDuringAnOutageAreSentOnceAfterARestart() {
+    void envelopesSpooledDuringAnOutageAreSentOnceAfterARestart() throws InterruptedException {
         int before = upstream.accepted().size();
         upstream.answer(request -> new TestUpstream.Answer(503, Map.of()));
         List<String> expected;
@@ -155,7 +158,7 @@ class UpstreamForwardingTest {
     }
 
     @Test
-    void twoReplicasDrainingOneSpoolSendEachEnvelopeOnce() {
+    void twoReplicasDrainingOneSpoolSendEachEnvelopeOnce() throws InterruptedException {
         int before = upstream.accepted().size();
         upstream.answer(request -> new TestUpstream.Answer(503, Map.of()));
         List<String> expected;
@@ -206,9 +209,8 @@ class UpstreamForwardingTest {
             expected = replayAll(new RelayClient(killed.base()), false);
             long envelopes = Fixtures.sdkRequests().stream().filter(r -> !replayExpectation(r, false).isEmpty())
                     .count();
-            await(() -> PrometheusScrape.of(killed.base()).valueOrZeroBeforeFirstUse(
-                            "relay_upstream_envelopes_total", "outcome", "spooled") >= envelopes,
-                    () -> "not all " + envelopes + " envelopes were spooled");
+            Await.until("all " + envelopes + " envelopes spooled", WAIT, () -> PrometheusScrape.of(killed.base())
+                    .valueOrZeroBeforeFirstUse("relay_upstream_envelopes_total", "outcome", "spooled") >= envelopes);
         }
         upstream.answer(request -> TestUpstream.Answer.ok());
         try (ForkedRelay restarted = ForkedRelay.start(256, work, properties)) {
@@ -288,10 +290,11 @@ class UpstreamForwardingTest {
     }
 
     /** Until {@code count} items have arrived since {@code before}, moving the clocks of {@code moving}. */
-    private static void awaitItems(int before, int count, RunningRelay... moving) {
-        await(moving(() -> arrivedSince(before).size() >= count, moving), () -> "items upstream: "
-                + arrivedSince(before).size() + " of " + count + "; received " + upstream.received().stream()
-                .map(r -> r.status() + " " + r.items().stream().map(TestUpstream.Item::type).toList()).toList());
+    private static void awaitItems(int before, int count, RunningRelay... moving) throws InterruptedException {
+        Await.until(() -> "items upstream: " + arrivedSince(before).size() + " of " + count + "; received "
+                + upstream.received().stream().map(r -> r.status() + " " + r.items().stream()
+                .map(TestUpstream.Item::type).toList()).toList(), WAIT,
+                moving(() -> arrivedSince(before).size() >= count, moving));
     }
 
     /**
@@ -300,45 +303,31 @@ class UpstreamForwardingTest {
      * started, and counts it down only once the envelope is deleted after its sending; a relay that has not listed
      * it yet will find it empty.
      */
-    private static void awaitQuiet(List<URI> relays, RunningRelay... moving) {
-        await(moving(() -> relays.stream().allMatch(UpstreamForwardingTest::idle), moving),
-                () -> "a relay's upstream spool or queue still holds envelopes");
+    private static void awaitQuiet(List<URI> relays, RunningRelay... moving) throws InterruptedException {
+        Await.until("every relay's upstream spool and queue empty", WAIT,
+                moving(() -> relays.stream().allMatch(UpstreamForwardingTest::idle), moving));
     }
 
     /**
-     * The condition, looked at after the clocks of {@code relays} (on test clocks) moved on by {@link #CLOCK_STEP},
-     * so that their spool rounds run and claims lapse while the test waits.
+     * The condition, looked at after the clocks of {@code relays} (on test clocks) moved on by {@link #CLOCK_STEP}
+     * for every {@link #CLOCK_PACE} of real time, so that their spool rounds run and claims lapse while the test
+     * waits, at a pace their background threads keep up with.
      */
-    private static Supplier<Boolean> moving(Supplier<Boolean> condition, RunningRelay... relays) {
+    private static BooleanSupplier moving(BooleanSupplier condition, RunningRelay... relays) {
+        long[] moved = {System.nanoTime()};
         return () -> {
-            for (RunningRelay relay : relays) {
-                relay.clock().advance(CLOCK_STEP);
+            if (System.nanoTime() - moved[0] >= CLOCK_PACE.toNanos()) {
+                moved[0] = System.nanoTime();
+                for (RunningRelay relay : relays) {
+                    relay.clock().advance(CLOCK_STEP);
+                }
             }
-            return condition.get();
+            return condition.getAsBoolean();
         };
     }
 
     private static boolean idle(URI relay) {
         PrometheusScrape metrics = PrometheusScrape.of(relay);
         return metrics.value("relay_upstream_spool_depth") == 0 && metrics.value("relay_upstream_queue_depth") == 0;
-    }
-
-    static void await(Supplier<Boolean> condition, Supplier<String> what) {
-        long until = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (!condition.get()) {
-            if (System.nanoTime() > until) {
-                throw new AssertionError("not within 30 s: " + what.get());
-            }
-            sleep(50);
-        }
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
     }
 }

@@ -1,5 +1,6 @@
 package chunkrelay.envelope.upstream;
 
+import chunkrelay.chunk.testing.Await;
 import chunkrelay.envelope.testing.Envelopes;
 import chunkrelay.envelope.testing.RelayClient;
 import chunkrelay.envelope.testing.RunningRelay;
@@ -10,6 +11,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -23,6 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * the limit, reported upstream as rate limited, and never stops the relay from archiving profile chunks.
  */
 class UpstreamRateLimitTest {
+    private static final Duration WAIT = Duration.ofSeconds(30);
     private static final String LIMIT = "60:error;default:key:quota_exceeded";
 
     @Test
@@ -40,12 +43,12 @@ class UpstreamRateLimitTest {
                         "{\"message\":\"boom\"}".getBytes(StandardCharsets.UTF_8));
 
                 assertEquals(200, client.post(PATH, error, "X-Sentry-Auth", AUTH).status());
-                UpstreamForwardingTest.await(limited::get, () -> "the upstream never saw the first error");
-                UpstreamForwardingTest.await(() -> upstream.received().size() >= 1, () -> "nothing received");
+                Await.until("the upstream to see the first error", WAIT, limited::get);
+                Await.until("a request upstream", WAIT, () -> upstream.received().size() >= 1);
                 // the upstream's 429 is answered before the relay has read and recorded it
                 MeterRegistry meters = relay.bean(MeterRegistry.class);
-                UpstreamForwardingTest.await(() -> meters.counter("relay.upstream.envelopes", "outcome",
-                        "upstream_rate_limited").count() >= 1, () -> "the relay never recorded the upstream's 429");
+                Await.until("the relay to record the upstream's 429", WAIT, () -> meters.counter(
+                        "relay.upstream.envelopes", "outcome", "upstream_rate_limited").count() >= 1);
 
                 RelayClient.Answer refused = client.post(PATH, error, "X-Sentry-Auth", AUTH);
                 assertEquals(429, refused.status(), refused.raw());
@@ -59,13 +62,13 @@ class UpstreamRateLimitTest {
                 assertEquals(200, client.post(PATH, chunk, "X-Sentry-Auth", AUTH).status());
                 assertEquals(1, relay.archivedChunks().size(), "the chunk was archived");
 
-                UpstreamForwardingTest.await(() -> upstream.accepted().stream().flatMap(r -> r.items().stream())
-                        .anyMatch(item -> item.type().equals("client_report")
-                                && new String(item.payload(), StandardCharsets.UTF_8).contains(
-                                        "\"rate_limited_events\":[{\"reason\":\"quota_exceeded\",\"category\":\"error\","
-                                                + "\"quantity\":1}]")),
-                        () -> "no client report with the rate-limited error reached the upstream: "
-                                + upstream.received().size() + " requests");
+                Await.until(() -> "a client report with the rate-limited error upstream; "
+                                + upstream.received().size() + " requests", WAIT,
+                        () -> upstream.accepted().stream().flatMap(r -> r.items().stream())
+                                .anyMatch(item -> item.type().equals("client_report")
+                                        && new String(item.payload(), StandardCharsets.UTF_8).contains(
+                                                "\"rate_limited_events\":[{\"reason\":\"quota_exceeded\","
+                                                        + "\"category\":\"error\",\"quantity\":1}]")));
             }
             assertEquals(1, upstream.received().stream().filter(r -> r.items().stream()
                     .anyMatch(i -> i.type().equals("event"))).count(), "the limited error went upstream");

@@ -1,5 +1,6 @@
 package chunkrelay.envelope.views;
 
+import chunkrelay.chunk.testing.Await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -115,14 +116,17 @@ final class HeadlessChromium implements AutoCloseable {
         return result.path("result").path("value");
     }
 
-    void awaitTrue(String expression, Duration timeout) throws Exception {
-        long until = System.nanoTime() + timeout.toNanos();
-        while (!evaluate(expression).asBoolean(false)) {
-            if (System.nanoTime() > until) {
-                throw new AssertionError("timed out waiting for " + expression);
+    void awaitTrue(String expression, Duration timeout) throws InterruptedException {
+        Await.until(expression, timeout, () -> {
+            try {
+                return evaluate(expression).asBoolean(false);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            } catch (Exception e) {
+                throw new IllegalStateException("evaluating " + expression, e);
             }
-            Thread.sleep(100);
-        }
+        });
     }
 
     void mouseMove(double x, double y) throws Exception {

@@ -2,6 +2,7 @@ package chunkrelay.envelope.views;
 
 import chunkrelay.chunk.fixtures.Fixtures;
 import chunkrelay.chunk.fixtures.SdkRequest;
+import chunkrelay.envelope.testing.RelayClient;
 import chunkrelay.envelope.testing.RunningRelay;
 import chunkrelay.storage.EmbeddedS3Server;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -9,9 +10,6 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -41,8 +39,9 @@ class ProfilePageBrowserTest {
                 assertEquals(200, relay.client().replay(request).status(), request.name());
             }
             URI base = URI.create("http://localhost:" + relay.uri().getPort());
-            String profiler = javaProfiler(base);
-            String busiest = busiestFrame(base, profiler);
+            RelayClient views = new RelayClient(base);
+            String profiler = javaProfiler(views);
+            String busiest = busiestFrame(views, profiler);
 
             browser.navigate(base.resolve("/?project=1&" + RANGE + "&profiler=" + profiler));
             browser.awaitTrue("window.chunkRelayView && ['drawn', 'error', 'empty'].includes(window.chunkRelayView.state)",
@@ -99,16 +98,15 @@ class ProfilePageBrowserTest {
         }
     }
 
-    private static String javaProfiler(URI base) throws Exception {
-        JsonNode chunks = json(base, "/api/v1/projects/1/chunks?" + RANGE + "&platform=java").path("chunks");
+    private static String javaProfiler(RelayClient views) {
+        JsonNode chunks = views.get("/api/v1/projects/1/chunks?" + RANGE + "&platform=java").body().path("chunks");
         return chunks.get(0).path("profilerId").asText();
     }
 
     /** The root frame of the most samples, from the collapsed export: what a flame graph draws widest. */
-    private static String busiestFrame(URI base, String profiler) throws Exception {
-        String collapsed = HttpClient.newHttpClient().send(HttpRequest.newBuilder(base.resolve(
-                "/api/v1/projects/1/profile?" + RANGE + "&profiler_id=" + profiler + "&format=collapsed")).build(),
-                HttpResponse.BodyHandlers.ofString()).body();
+    private static String busiestFrame(RelayClient views, String profiler) {
+        String collapsed = views.get("/api/v1/projects/1/profile?" + RANGE + "&profiler_id=" + profiler
+                + "&format=collapsed").raw();
         Map<String, Long> byRoot = new HashMap<>();
         for (String line : collapsed.split("\n")) {
             String stack = line.substring(0, line.lastIndexOf(' '));
@@ -116,10 +114,5 @@ class ProfilePageBrowserTest {
             byRoot.merge(stack.split(";")[0], count, Long::sum);
         }
         return byRoot.entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey();
-    }
-
-    private static JsonNode json(URI base, String path) throws Exception {
-        return new com.fasterxml.jackson.databind.ObjectMapper().readTree(HttpClient.newHttpClient()
-                .send(HttpRequest.newBuilder(base.resolve(path)).build(), HttpResponse.BodyHandlers.ofString()).body());
     }
 }

@@ -2,7 +2,9 @@ package chunkrelay.envelope.views;
 
 import chunkrelay.chunk.fixtures.Fixtures;
 import chunkrelay.chunk.fixtures.SdkRequest;
+import chunkrelay.chunk.testing.ChildJvm;
 import chunkrelay.envelope.Application;
+import chunkrelay.envelope.testing.RelayClient;
 import chunkrelay.envelope.testing.RunningRelay;
 import chunkrelay.storage.EmbeddedS3Server;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -14,14 +16,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayInputStream;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -44,19 +41,9 @@ class ProfileQuestionsApiTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String RANGE = "from=2026-11-22T00:00:00Z&to=2026-11-23T00:00:00Z";
     private static final String TRANSACTION_TRACE = "acaf88a141894171b76154725292c830";
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-
-    private static HttpResponse<byte[]> get(URI base, String path, String... headers) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(60)).GET();
-        if (headers.length > 0) {
-            request.headers(headers);
-        }
-        return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
-    }
-
-    private static JsonNode json(HttpResponse<byte[]> response) throws Exception {
-        assertEquals(200, response.statusCode(), new String(response.body(), StandardCharsets.UTF_8));
-        return JSON.readTree(response.body());
+    private static JsonNode json(RelayClient.Answer answer) {
+        assertEquals(200, answer.status(), answer.raw());
+        return answer.body();
     }
 
     private static void replayAll(RunningRelay relay) {
@@ -66,20 +53,20 @@ class ProfileQuestionsApiTest {
     }
 
     /** The samples an export holds, by reading it as its tools do. */
-    private static long exportedSamples(URI base, String path, String format) throws Exception {
-        HttpResponse<byte[]> response = get(base, path + (path.contains("?") ? "&" : "?") + "format=" + format);
-        assertEquals(200, response.statusCode(), new String(response.body(), StandardCharsets.UTF_8));
+    private static long exportedSamples(RelayClient client, String path, String format) throws Exception {
+        RelayClient.Answer response = client.get(path + (path.contains("?") ? "&" : "?") + "format=" + format);
+        assertEquals(200, response.status(), response.raw());
         switch (format) {
             case "pprof" -> {
                 ProfileProto.Profile pprof = ProfileProto.Profile.parseFrom(
-                        new GZIPInputStream(new ByteArrayInputStream(response.body())).readAllBytes());
+                        new GZIPInputStream(new ByteArrayInputStream(response.bytes())).readAllBytes());
                 assertTrue(pprof.getSampleList().stream().allMatch(s -> s.getLocationIdCount() > 0),
                         "every pprof sample has a frame");
                 return pprof.getSampleList().stream().mapToLong(s -> s.getValue(0)).sum();
             }
             case "speedscope" -> {
                 long samples = 0;
-                for (JsonNode profile : JSON.readTree(response.body()).path("profiles")) {
+                for (JsonNode profile : response.body().path("profiles")) {
                     for (int i = 0; i < profile.path("samples").size(); i++) {
                         assertTrue(profile.path("samples").get(i).size() > 0, "every speedscope sample has a frame");
                         samples += profile.path("counts").get(i).asLong();
@@ -89,14 +76,14 @@ class ProfileQuestionsApiTest {
             }
             case "collapsed" -> {
                 long samples = 0;
-                for (String line : new String(response.body(), StandardCharsets.UTF_8).split("\n")) {
+                for (String line : response.raw().split("\n")) {
                     assertTrue(line.matches("[^ ].* [0-9]+"), "a named stack and a count: '" + line + "'");
                     samples += Long.parseLong(line.substring(line.lastIndexOf(' ') + 1));
                 }
                 return samples;
             }
             default -> {
-                return ExportProfilesServiceRequest.parseFrom(response.body()).getResourceProfiles(0)
+                return ExportProfilesServiceRequest.parseFrom(response.bytes()).getResourceProfiles(0)
                         .getScopeProfiles(0).getProfiles(0).getSamplesList().stream()
                         .mapToLong(s -> s.getValues(0)).sum();
             }
@@ -108,14 +95,14 @@ class ProfileQuestionsApiTest {
         try (EmbeddedS3Server s3 = EmbeddedS3Server.inMemory();
              RunningRelay relay = RunningRelay.start(s3, Map.of())) {
             replayAll(relay);
-            URI base = relay.uri();
+            RelayClient client = relay.client();
             ArchivedSamples walk = ArchivedSamples.walk(relay);
             for (String format : new String[] {"pprof", "speedscope", "collapsed", "otlp"}) {
-                assertEquals(walk.samples, exportedSamples(base, "/api/v1/projects/1/profile?" + RANGE, format),
+                assertEquals(walk.samples, exportedSamples(client, "/api/v1/projects/1/profile?" + RANGE, format),
                         format + " holds every sample of the OTLP forms, those without a stack too");
             }
 
-            JsonNode traces = json(get(base, "/api/v1/projects/1/traces?" + RANGE));
+            JsonNode traces = json(client.get("/api/v1/projects/1/traces?" + RANGE));
             assertEquals(walk.samples, traces.path("samples").asLong());
             Map<String, Long> listed = new HashMap<>();
             for (JsonNode trace : traces.path("traces")) {
@@ -138,27 +125,27 @@ class ProfileQuestionsApiTest {
                 String window = "from=" + trace.path("firstSampleNanos").asLong() / 1_000_000_000L
                         + "&to=" + (trace.path("lastSampleNanos").asLong() / 1_000_000_000L + 1);
                 for (String format : new String[] {"pprof", "speedscope", "collapsed", "otlp"}) {
-                    assertEquals(walk.ofTrace(id), exportedSamples(base, "/api/v1/projects/1/traces/" + id
+                    assertEquals(walk.ofTrace(id), exportedSamples(client, "/api/v1/projects/1/traces/" + id
                             + "/profile?" + window, format), "trace " + id + " as " + format);
                 }
             }
-            HttpResponse<byte[]> elsewhere = get(base, "/api/v1/projects/1/traces/" + TRANSACTION_TRACE
+            RelayClient.Answer elsewhere = client.get("/api/v1/projects/1/traces/" + TRANSACTION_TRACE
                     + "/profile?from=2026-11-23T00:00:00Z&to=2026-11-23T01:00:00Z");
-            assertEquals(404, elsewhere.statusCode());
-            assertTrue(JSON.readTree(elsewhere.body()).path("detail").asText().contains("give the trace's time"));
-            assertEquals(400, get(base, "/api/v1/projects/1/traces/xyz/profile?" + RANGE).statusCode());
+            assertEquals(404, elsewhere.status());
+            assertTrue(elsewhere.body().path("detail").asText().contains("give the trace's time"));
+            assertEquals(400, client.get("/api/v1/projects/1/traces/xyz/profile?" + RANGE).status());
 
-            JsonNode newest = json(get(base, "/api/v1/projects/1/newest"));
-            long lastSample = json(get(base, "/api/v1/projects/1/chunks?" + RANGE)).path("chunks").findValues(
+            JsonNode newest = json(client.get("/api/v1/projects/1/newest"));
+            long lastSample = json(client.get("/api/v1/projects/1/chunks?" + RANGE)).path("chunks").findValues(
                     "lastSampleNanos").stream().mapToLong(JsonNode::asLong).max().orElseThrow();
             assertEquals(Instant.ofEpochSecond(lastSample / 1_000_000_000L + 1).toString(),
                     newest.path("to").asText(), "the newest chunk's last second, whole seconds");
             assertTrue(newest.path("from").asText().matches("2026-11-22T[0-9:]+Z"), newest.toString());
-            assertEquals(Fixtures.sdkChunks().size(), json(get(base, "/api/v1/projects/1/chunks?from="
+            assertEquals(Fixtures.sdkChunks().size(), json(client.get("/api/v1/projects/1/chunks?from="
                     + newest.path("from").asText() + "&to=" + newest.path("to").asText())).path("chunks").size());
-            assertEquals(0, json(get(base, "/api/v1/projects/1/chunks?" + RANGE + "&environment=production"))
+            assertEquals(0, json(client.get("/api/v1/projects/1/chunks?" + RANGE + "&environment=production"))
                     .path("chunks").size());
-            assertEquals(Fixtures.sdkChunks().size(), json(get(base, "/api/v1/projects/1/chunks?" + RANGE
+            assertEquals(Fixtures.sdkChunks().size(), json(client.get("/api/v1/projects/1/chunks?" + RANGE
                     + "&environment=fixture")).path("chunks").size());
         }
     }
@@ -173,10 +160,10 @@ class ProfileQuestionsApiTest {
             ReleasedCopies.send(relay, "java-8.43.0/001", "b0000000000000000000000000000001", "fixture-java@3.0.0");
             ReleasedCopies.send(relay, "java-8.43.0/003", "b0000000000000000000000000000002", "fixture-java@3.0.0");
             ReleasedCopies.send(relay, "java-8.43.0/003", "b0000000000000000000000000000003", "fixture-java@3.0.0");
-            URI base = relay.uri();
+            RelayClient client = relay.client();
             ArchivedSamples walk = ArchivedSamples.walk(relay);
 
-            JsonNode same = json(get(base, "/api/v1/projects/1/diff?" + RANGE
+            JsonNode same = json(client.get("/api/v1/projects/1/diff?" + RANGE
                     + "&baseline=release:fixture-java@1.0.0&comparison=fixture-java@2.0.0"));
             assertEquals("release fixture-java@1.0.0", same.path("baseline").path("label").asText());
             assertEquals(walk.byRelease.get("fixture-java@1.0.0"), same.path("baseline").path("samples").asLong());
@@ -191,7 +178,7 @@ class ProfileQuestionsApiTest {
                 assertEquals(0.0, stack.path("change").asDouble(), stack.toString());
             }
 
-            JsonNode doubled = json(get(base, "/api/v1/projects/1/diff?" + RANGE
+            JsonNode doubled = json(client.get("/api/v1/projects/1/diff?" + RANGE
                     + "&baseline=release:fixture-java@1.0.0&comparison=release:fixture-java@3.0.0"));
             assertEquals(walk.byRelease.get("fixture-java@3.0.0"), doubled.path("comparison").path("samples").asLong());
             int changed = 0;
@@ -211,12 +198,12 @@ class ProfileQuestionsApiTest {
             assertTrue(Math.abs(first.path("totalChange").asDouble()) >= Math.abs(doubled.path("functions").get(1)
                     .path("totalChange").asDouble()), "largest change first");
 
-            JsonNode ranges = json(get(base, "/api/v1/projects/1/diff?platform=java&baseline=2026-11-22T00:00:00Z/"
+            JsonNode ranges = json(client.get("/api/v1/projects/1/diff?platform=java&baseline=2026-11-22T00:00:00Z/"
                     + "2026-11-22T12:00:00Z&comparison=2026-11-22T12:00:00Z/2026-11-23T00:00:00Z"));
             assertTrue(ranges.path("baseline").path("label").asText().contains("/"));
-            HttpResponse<byte[]> missing = get(base, "/api/v1/projects/1/diff?" + RANGE + "&baseline=x");
-            assertEquals(400, missing.statusCode());
-            assertTrue(JSON.readTree(missing.body()).path("detail").asText().startsWith("comparison is required"));
+            RelayClient.Answer missing = client.get("/api/v1/projects/1/diff?" + RANGE + "&baseline=x");
+            assertEquals(400, missing.status());
+            assertTrue(missing.body().path("detail").asText().startsWith("comparison is required"));
         }
     }
 
@@ -225,10 +212,10 @@ class ProfileQuestionsApiTest {
         try (EmbeddedS3Server s3 = EmbeddedS3Server.inMemory();
              RunningRelay relay = RunningRelay.start(s3, Map.of())) {
             replayAll(relay);
-            URI base = relay.uri();
+            RelayClient client = relay.client();
             ArchivedSamples walk = ArchivedSamples.walk(relay);
             for (String by : new String[] {"thread", "profiler"}) {
-                JsonNode timeline = json(get(base, "/api/v1/projects/1/timeline?" + RANGE + "&step=1h&by=" + by));
+                JsonNode timeline = json(client.get("/api/v1/projects/1/timeline?" + RANGE + "&step=1h&by=" + by));
                 assertEquals(24, timeline.path("steps").asInt());
                 assertEquals(3_600_000_000_000L, timeline.path("stepNanos").asLong());
                 long total = 0;
@@ -248,13 +235,13 @@ class ProfileQuestionsApiTest {
                     assertTrue(timeline.path("series").size() > 3, "Java's threads");
                 }
             }
-            JsonNode byDefault = json(get(base, "/api/v1/projects/1/timeline?" + RANGE));
+            JsonNode byDefault = json(client.get("/api/v1/projects/1/timeline?" + RANGE));
             assertEquals(900_000_000_000L, byDefault.path("stepNanos").asLong(), "a day in steps of 15 minutes");
             assertEquals(96, byDefault.path("steps").asInt());
-            HttpResponse<byte[]> tooMany = get(base, "/api/v1/projects/1/timeline?" + RANGE + "&step=1s");
-            assertEquals(400, tooMany.statusCode());
-            assertTrue(JSON.readTree(tooMany.body()).path("detail").asText().contains("at most 2000"));
-            assertEquals(400, get(base, "/api/v1/projects/1/timeline?" + RANGE + "&by=span").statusCode());
+            RelayClient.Answer tooMany = client.get("/api/v1/projects/1/timeline?" + RANGE + "&step=1s");
+            assertEquals(400, tooMany.status());
+            assertTrue(tooMany.body().path("detail").asText().contains("at most 2000"));
+            assertEquals(400, client.get("/api/v1/projects/1/timeline?" + RANGE + "&by=span").status());
         }
     }
 
@@ -268,8 +255,8 @@ class ProfileQuestionsApiTest {
                     + "&comparison=2026-11-22T02:28:55Z/2026-11-23T00:00:00Z";
             try (RunningRelay relay = RunningRelay.start(s3, Map.of())) {
                 replayAll(relay);
-                traces = json(get(relay.uri(), "/api/v1/projects/1/traces?" + RANGE));
-                diff = json(get(relay.uri(), "/api/v1/projects/1/diff?" + RANGE + "&platform=java" + sides));
+                traces = json(relay.client().get("/api/v1/projects/1/traces?" + RANGE));
+                diff = json(relay.client().get("/api/v1/projects/1/diff?" + RANGE + "&platform=java" + sides));
             }
             assertEquals(traces, JSON.readTree(export(s3, work.resolve("traces.json"), "--format", "traces")));
             assertEquals(diff, JSON.readTree(export(s3, work.resolve("diff.json"), "--format", "diff",
@@ -282,11 +269,10 @@ class ProfileQuestionsApiTest {
 
     /** Runs {@code export} in its own JVM against the bucket and returns what it wrote. */
     private static byte[] export(EmbeddedS3Server s3, Path out, String... arguments) throws Exception {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString(), "-Xmx256m"));
-        RunningRelay.storageProperties(s3).forEach((key, value) -> command.add("-D" + key + "=" + value));
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), Application.class.getName(), "export", "--project", "1", "--from",
-                "2026-11-22T00:00:00Z", "--to", "2026-11-23T00:00:00Z", "--out", out.toString()));
+        List<String> options = new ArrayList<>(List.of("-Xmx256m"));
+        RunningRelay.storageProperties(s3).forEach((key, value) -> options.add("-D" + key + "=" + value));
+        List<String> command = new ArrayList<>(ChildJvm.command(options, Application.class, "export", "--project", "1",
+                "--from", "2026-11-22T00:00:00Z", "--to", "2026-11-23T00:00:00Z", "--out", out.toString()));
         command.addAll(List.of(arguments));
         Process export = new ProcessBuilder(command).redirectErrorStream(true).start();
         String log = new String(export.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -302,10 +288,10 @@ class ProfileQuestionsApiTest {
             replayAll(relay);
             for (String path : new String[] {"/newest", "/traces", "/traces/" + TRANSACTION_TRACE + "/profile",
                     "/diff?baseline=a&comparison=b", "/timeline"}) {
-                assertEquals(401, get(relay.uri(), "/api/v1/projects/1" + path).statusCode(), path);
+                assertEquals(401, relay.client().get("/api/v1/projects/1" + path).status(), path);
             }
-            assertEquals(200, get(relay.uri(), "/api/v1/projects/1/timeline", "Authorization", "Bearer s3cret-token")
-                    .statusCode());
+            assertEquals(200, relay.client().get("/api/v1/projects/1/timeline", "Authorization", "Bearer s3cret-token")
+                    .status());
         }
     }
 }

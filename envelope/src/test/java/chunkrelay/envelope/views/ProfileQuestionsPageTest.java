@@ -2,17 +2,14 @@ package chunkrelay.envelope.views;
 
 import chunkrelay.chunk.fixtures.Fixtures;
 import chunkrelay.chunk.fixtures.SdkRequest;
+import chunkrelay.envelope.testing.RelayClient;
 import chunkrelay.envelope.testing.RunningRelay;
 import chunkrelay.storage.EmbeddedS3Server;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -38,7 +35,6 @@ class ProfileQuestionsPageTest {
     private static final String RANGE = "from=2026-11-22T00:00:00Z&to=2026-11-23T00:00:00Z";
     private static final String TRANSACTION_TRACE = "acaf88a141894171b76154725292c830";
     private static final String TYPED_TIME = "\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ";
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     @Test
     void timelineTracePanelAndDiffAnswerTheirQuestionsInTheBrowser() throws Exception {
@@ -52,6 +48,7 @@ class ProfileQuestionsPageTest {
             ReleasedCopies.send(relay, "java-8.43.0/003", "c0000000000000000000000000000002", "fixture-java@2.0.0");
             ReleasedCopies.send(relay, "java-8.43.0/003", "c0000000000000000000000000000003", "fixture-java@2.0.0");
             URI base = URI.create("http://localhost:" + relay.uri().getPort());
+            RelayClient views = new RelayClient(base);
 
             // no range in the address and nothing in the last hour: the newest chunks, in whole seconds
             browser.navigate(base.resolve("/?project=1"));
@@ -61,8 +58,8 @@ class ProfileQuestionsPageTest {
             assertTrue(value(browser, "from").matches(TYPED_TIME), value(browser, "from"));
             assertTrue(value(browser, "to").matches(TYPED_TIME), value(browser, "to"));
 
-            String profiler = get(base, "/api/v1/projects/1/chunks?" + RANGE + "&platform=java").path("chunks").get(0)
-                    .path("profilerId").asText();
+            String profiler = views.get("/api/v1/projects/1/chunks?" + RANGE + "&platform=java").body().path("chunks")
+                    .get(0).path("profilerId").asText();
             browser.navigate(base.resolve("/?project=1&" + RANGE + "&profiler=" + profiler));
             awaitSettled(browser);
             assertEquals(5, browser.evaluate("document.querySelectorAll('#chunkRows tr').length").asInt(),
@@ -99,8 +96,9 @@ class ProfileQuestionsPageTest {
             assertEquals("release fixture-java@1.0.0", diff.path("baseline").asText());
             assertEquals("release fixture-java@2.0.0", diff.path("comparison").asText());
             Set<String> risen = new HashSet<>();
-            for (JsonNode function : get(base, "/api/v1/projects/1/diff?" + RANGE + "&profiler_id=" + profiler
-                    + "&baseline=release:fixture-java@1.0.0&comparison=release:fixture-java@2.0.0").path("functions")) {
+            for (JsonNode function : views.get("/api/v1/projects/1/diff?" + RANGE + "&profiler_id=" + profiler
+                    + "&baseline=release:fixture-java@1.0.0&comparison=release:fixture-java@2.0.0").body()
+                    .path("functions")) {
                 if (function.path("totalChange").asDouble() > 0.001) {
                     risen.add(function.path("name").asText());
                 }
@@ -160,10 +158,5 @@ class ProfileQuestionsPageTest {
             }
         }
         return false;
-    }
-
-    private static JsonNode get(URI base, String path) throws Exception {
-        return JSON.readTree(HttpClient.newHttpClient().send(HttpRequest.newBuilder(base.resolve(path)).build(),
-                HttpResponse.BodyHandlers.ofString()).body());
     }
 }

@@ -3,6 +3,7 @@ package chunkrelay.envelope.views;
 import chunkrelay.chunk.fixtures.Fixtures;
 import chunkrelay.chunk.fixtures.RecordedChunk;
 import chunkrelay.chunk.fixtures.SdkRequest;
+import chunkrelay.chunk.testing.ChildJvm;
 import chunkrelay.envelope.Application;
 import chunkrelay.envelope.testing.RelayClient;
 import chunkrelay.envelope.testing.RunningRelay;
@@ -21,13 +22,9 @@ import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.NetworkInterface;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -53,20 +50,6 @@ class ProfileViewsApiTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     /** The recorded requests are of 2026-11-22 (UTC). */
     private static final String RANGE = "from=2026-11-22T00:00:00Z&to=2026-11-23T00:00:00Z";
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-
-    private static HttpResponse<byte[]> get(URI base, String path, String... headers) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(60)).GET();
-        if (headers.length > 0) {
-            request.headers(headers);
-        }
-        return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
-    }
-
-    private static JsonNode json(HttpResponse<byte[]> response) throws IOException {
-        return JSON.readTree(response.body());
-    }
-
     private static void replayAll(RunningRelay relay) {
         for (SdkRequest request : Fixtures.sdkRequests()) {
             assertEquals(200, relay.client().replay(request).status(), request.name());
@@ -88,11 +71,11 @@ class ProfileViewsApiTest {
         try (EmbeddedS3Server s3 = EmbeddedS3Server.inMemory();
              RunningRelay relay = RunningRelay.start(s3, Map.of())) {
             replayAll(relay);
-            URI base = relay.uri();
+            RelayClient client = relay.client();
 
-            assertEquals(List.of("1"), JSON.convertValue(json(get(base, "/api/v1/projects")).path("projects"),
+            assertEquals(List.of("1"), JSON.convertValue(client.get("/api/v1/projects").body().path("projects"),
                     List.class));
-            JsonNode chunks = json(get(base, "/api/v1/projects/1/chunks?" + RANGE)).path("chunks");
+            JsonNode chunks = client.get("/api/v1/projects/1/chunks?" + RANGE).body().path("chunks");
             List<RecordedChunk> recorded = Fixtures.sdkChunks();
             assertEquals(recorded.size(), chunks.size());
             Set<String> platforms = new TreeSet<>();
@@ -106,31 +89,32 @@ class ProfileViewsApiTest {
                 platforms.add(chunk.path("platform").asText());
             }
             assertEquals(Set.of("java", "node"), platforms);
-            JsonNode javaOnly = json(get(base, "/api/v1/projects/1/chunks?" + RANGE + "&platform=java")).path("chunks");
+            JsonNode javaOnly = client.get("/api/v1/projects/1/chunks?" + RANGE + "&platform=java").body()
+                    .path("chunks");
             assertEquals(2, javaOnly.size());
             String profiler = javaOnly.get(0).path("profilerId").asText();
-            assertEquals(2, json(get(base, "/api/v1/projects/1/chunks?" + RANGE + "&profiler_id="
-                    + profiler.toUpperCase())).path("chunks").size());
-            assertEquals(0, json(get(base, "/api/v1/projects/1/chunks?from=2026-11-23T00:00:00Z&to=2026-11-24T00:00:00Z"))
-                    .path("chunks").size());
+            assertEquals(2, client.get("/api/v1/projects/1/chunks?" + RANGE + "&profiler_id="
+                    + profiler.toUpperCase()).body().path("chunks").size());
+            assertEquals(0, client.get("/api/v1/projects/1/chunks?from=2026-11-23T00:00:00Z&to=2026-11-24T00:00:00Z")
+                    .body().path("chunks").size());
 
-            HttpResponse<byte[]> pprof = get(base, "/api/v1/projects/1/profile?" + RANGE + "&format=pprof");
-            assertEquals(200, pprof.statusCode());
+            RelayClient.Answer pprof = client.get("/api/v1/projects/1/profile?" + RANGE + "&format=pprof");
+            assertEquals(200, pprof.status());
             assertEquals("attachment; filename=\"profile-1-20261122T000000Z-20261123T000000Z.pb.gz\"",
                     pprof.headers().firstValue("Content-Disposition").orElseThrow());
             ProfileProto.Profile profile = ProfileProto.Profile.parseFrom(
-                    new GZIPInputStream(new ByteArrayInputStream(pprof.body())).readAllBytes());
+                    new GZIPInputStream(new ByteArrayInputStream(pprof.bytes())).readAllBytes());
             long pprofSamples = profile.getSampleList().stream().mapToLong(s -> s.getValue(0)).sum();
             assertEquals(archivedSamples(relay), pprofSamples, "every archived sample, once");
 
             ExportProfilesServiceRequest otlp = ExportProfilesServiceRequest.parseFrom(
-                    get(base, "/api/v1/projects/1/profile?" + RANGE + "&format=otlp").body());
+                    client.get("/api/v1/projects/1/profile?" + RANGE + "&format=otlp").bytes());
             assertEquals(pprofSamples, otlp.getResourceProfiles(0).getScopeProfiles(0).getProfiles(0).getSamplesList()
                     .stream().mapToLong(s -> s.getValues(0)).sum(), "the OTLP export's samples are counts");
-            JsonNode speedscope = json(get(base, "/api/v1/projects/1/profile?" + RANGE + "&format=speedscope"));
+            JsonNode speedscope = client.get("/api/v1/projects/1/profile?" + RANGE + "&format=speedscope").body();
             assertEquals("https://www.speedscope.app/file-format-schema.json", speedscope.path("$schema").asText());
-            String collapsed = new String(get(base, "/api/v1/projects/1/profile?" + RANGE + "&format=collapsed"
-                    + "&thread_id=1&platform=java").body(), StandardCharsets.UTF_8);
+            String collapsed = client.get("/api/v1/projects/1/profile?" + RANGE + "&format=collapsed"
+                    + "&thread_id=1&platform=java").raw();
             assertTrue(collapsed.lines().allMatch(line -> line.matches(".+ [0-9]+")), collapsed);
             assertTrue(collapsed.contains("fixture.ProfileMain.main;fixture.ProfileMain.busyLoop;"), "qualified JVM names: "
                     + collapsed.lines().limit(3)
@@ -139,16 +123,16 @@ class ProfileViewsApiTest {
             // the recorded transaction's links: its trace id selects the main-thread samples inside it
             String trace = "acaf88a141894171b76154725292c830";
             ProfileProto.Profile linked = ProfileProto.Profile.parseFrom(new GZIPInputStream(new ByteArrayInputStream(
-                    get(base, "/api/v1/projects/1/profile?" + RANGE + "&trace_id=" + trace).body())).readAllBytes());
+                    client.get("/api/v1/projects/1/profile?" + RANGE + "&trace_id=" + trace).bytes())).readAllBytes());
             assertEquals(469, linked.getSampleList().stream().mapToLong(s -> s.getValue(0)).sum(),
                     "window 0: the chunk sent after the transaction links 469 samples, the one before none");
 
-            HttpResponse<byte[]> badFormat = get(base, "/api/v1/projects/1/profile?" + RANGE + "&format=svg");
-            assertEquals(400, badFormat.statusCode());
-            assertTrue(json(badFormat).path("detail").asText().contains("pprof, speedscope, collapsed or otlp"));
-            HttpResponse<byte[]> badTime = get(base, "/api/v1/projects/1/chunks?from=yesterday");
-            assertEquals(400, badTime.statusCode());
-            assertTrue(json(badTime).path("detail").asText().startsWith("from must be an RFC 3339 time"));
+            RelayClient.Answer badFormat = client.get("/api/v1/projects/1/profile?" + RANGE + "&format=svg");
+            assertEquals(400, badFormat.status());
+            assertTrue(badFormat.body().path("detail").asText().contains("pprof, speedscope, collapsed or otlp"));
+            RelayClient.Answer badTime = client.get("/api/v1/projects/1/chunks?from=yesterday");
+            assertEquals(400, badTime.status());
+            assertTrue(badTime.body().path("detail").asText().startsWith("from must be an RFC 3339 time"));
         }
     }
 
@@ -157,13 +141,13 @@ class ProfileViewsApiTest {
         try (EmbeddedS3Server s3 = EmbeddedS3Server.inMemory();
              RunningRelay relay = RunningRelay.start(s3, Map.of("relay.links.window", "10m"))) {
             assertEquals(200, relay.client().replay(Fixtures.sdkRequest("java-8.43.0/001")).status());
-            JsonNode chunks = json(get(relay.uri(), "/api/v1/projects/1/chunks?" + RANGE)).path("chunks");
+            JsonNode chunks = relay.client().get("/api/v1/projects/1/chunks?" + RANGE).body().path("chunks");
             assertEquals(1, chunks.size());
             assertEquals(false, chunks.get(0).path("derived").asBoolean(true));
             assertEquals("java", chunks.get(0).path("platform").asText());
             assertTrue(chunks.get(0).path("sampleCount").asLong() > 0);
-            String collapsed = new String(get(relay.uri(), "/api/v1/projects/1/profile?" + RANGE
-                    + "&format=collapsed").body(), StandardCharsets.UTF_8);
+            String collapsed = relay.client().get("/api/v1/projects/1/profile?" + RANGE
+                    + "&format=collapsed").raw();
             assertEquals("", collapsed, "profiles hold derived chunks only");
         }
     }
@@ -173,13 +157,13 @@ class ProfileViewsApiTest {
         try (EmbeddedS3Server s3 = EmbeddedS3Server.inMemory();
              RunningRelay relay = RunningRelay.start(s3, Map.of("relay.views.max-chunks", "2"))) {
             replayAll(relay);
-            HttpResponse<byte[]> refused = get(relay.uri(), "/api/v1/projects/1/profile?" + RANGE);
-            assertEquals(400, refused.statusCode());
+            RelayClient.Answer refused = relay.client().get("/api/v1/projects/1/profile?" + RANGE);
+            assertEquals(400, refused.status());
             assertEquals("the range needs more than 2 chunks read whole (relay.views.max-chunks): those at its edges,"
                     + " in minutes not rolled up yet, or all of them for a trace or span filter; narrow from/to or"
-                    + " filter by profiler_id", json(refused).path("detail").asText());
-            assertEquals(200, get(relay.uri(), "/api/v1/projects/1/profile?" + RANGE + "&platform=java")
-                    .statusCode(), "two chunks pass");
+                    + " filter by profiler_id", refused.body().path("detail").asText());
+            assertEquals(200, relay.client().get("/api/v1/projects/1/profile?" + RANGE + "&platform=java")
+                    .status(), "two chunks pass");
         }
     }
 
@@ -187,19 +171,19 @@ class ProfileViewsApiTest {
     void withATokenEveryViewRequestNeedsTheBearerTokenAndThePageAsksForIt() throws Exception {
         try (EmbeddedS3Server s3 = EmbeddedS3Server.inMemory();
              RunningRelay relay = RunningRelay.start(s3, Map.of("relay.views.token", "s3cret-token"))) {
-            URI base = relay.uri();
-            assertEquals("{\"projects\":[]}", new String(get(base, "/api/v1/projects", "Authorization",
-                    "Bearer s3cret-token").body(), StandardCharsets.UTF_8), "an empty archive lists no project");
-            assertEquals(0, json(get(base, "/api/v1/projects/1/chunks", "Authorization", "Bearer s3cret-token"))
+            RelayClient client = relay.client();
+            assertEquals("{\"projects\":[]}", client.get("/api/v1/projects", "Authorization",
+                    "Bearer s3cret-token").raw(), "an empty archive lists no project");
+            assertEquals(0, client.get("/api/v1/projects/1/chunks", "Authorization", "Bearer s3cret-token").body()
                     .path("chunks").size());
-            assertTrue(json(get(base, "/api/v1/projects/1/chunks", "Authorization", "Bearer s3cret-token"))
+            assertTrue(client.get("/api/v1/projects/1/chunks", "Authorization", "Bearer s3cret-token").body()
                     .path("chunks").isArray(), "an empty range has an empty list");
-            HttpResponse<byte[]> without = get(base, "/api/v1/projects");
-            assertEquals(401, without.statusCode());
+            RelayClient.Answer without = client.get("/api/v1/projects");
+            assertEquals(401, without.status());
             assertEquals("Bearer", without.headers().firstValue("WWW-Authenticate").orElseThrow());
-            assertEquals(401, get(base, "/api/v1/projects", "Authorization", "Bearer wrong").statusCode());
-            assertEquals(200, get(base, "/api/v1/projects", "Authorization", "Bearer s3cret-token").statusCode());
-            assertEquals(200, get(base, "/").statusCode(), "the page holds no data");
+            assertEquals(401, client.get("/api/v1/projects", "Authorization", "Bearer wrong").status());
+            assertEquals(200, client.get("/api/v1/projects", "Authorization", "Bearer s3cret-token").status());
+            assertEquals(200, client.get("/").status(), "the page holds no data");
             // the envelope endpoint is unaffected
             assertEquals(200, relay.client().replay(Fixtures.sdkRequests().get(0)).status());
         }
@@ -211,17 +195,19 @@ class ProfileViewsApiTest {
         try (EmbeddedS3Server s3 = EmbeddedS3Server.inMemory();
              RunningRelay relay = RunningRelay.start(s3, Map.of())) {
             URI base = relay.uri();
-            assertEquals(200, get(base, "/api/v1/projects").statusCode());
-            assertEquals(200, get(URI.create("http://127.0.0.1:" + base.getPort()), "/").statusCode());
+            RelayClient client = relay.client();
+            assertEquals(200, client.get("/api/v1/projects").status());
+            assertEquals(200, new RelayClient(URI.create("http://127.0.0.1:" + base.getPort())).get("/").status());
 
-            URI outside = URI.create("http://" + external.getHostAddress() + ":" + base.getPort());
-            HttpResponse<byte[]> fromOutside = get(outside, "/api/v1/projects");
-            assertEquals(403, fromOutside.statusCode(), "a client on " + external);
+            RelayClient outside = new RelayClient(URI.create("http://" + external.getHostAddress() + ":"
+                    + base.getPort()));
+            RelayClient.Answer fromOutside = outside.get("/api/v1/projects");
+            assertEquals(403, fromOutside.status(), "a client on " + external);
             assertEquals("without relay.views.token the views answer loopback clients only",
-                    json(fromOutside).path("detail").asText());
-            assertEquals(403, get(outside, "/").statusCode());
+                    fromOutside.body().path("detail").asText());
+            assertEquals(403, outside.get("/").status());
             // the envelope endpoint answers everyone
-            assertEquals(200, new RelayClient(outside).replay(Fixtures.sdkRequests().get(0)).status());
+            assertEquals(200, outside.replay(Fixtures.sdkRequests().get(0)).status());
 
             assertEquals(403, rawGetStatus(base.getPort(), "/api/v1/projects", "evil.example"),
                     "DNS rebinding: a loopback client naming another host");
@@ -233,17 +219,15 @@ class ProfileViewsApiTest {
     void otherSitesCannotReadViewsWhileBrowserSdksStillPostEnvelopes() throws Exception {
         try (EmbeddedS3Server s3 = EmbeddedS3Server.inMemory();
              RunningRelay relay = RunningRelay.start(s3, Map.of())) {
-            URI base = relay.uri();
-            HttpResponse<byte[]> read = get(base, "/api/v1/projects", "Origin", "http://evil.example");
+            RelayClient client = relay.client();
+            RelayClient.Answer read = client.get("/api/v1/projects", "Origin", "http://evil.example");
             assertNull(read.headers().firstValue("Access-Control-Allow-Origin").orElse(null));
             assertNull(read.headers().firstValue("Access-Control-Allow-Credentials").orElse(null));
-            HttpResponse<byte[]> preflight = HTTP.send(HttpRequest.newBuilder(base.resolve("/api/v1/projects"))
-                    .method("OPTIONS", HttpRequest.BodyPublishers.noBody())
-                    .header("Origin", "http://evil.example").header("Access-Control-Request-Method", "GET")
-                    .header("Access-Control-Request-Headers", "authorization").build(),
-                    HttpResponse.BodyHandlers.ofByteArray());
+            RelayClient.Answer preflight = client.request("OPTIONS", "/api/v1/projects", "Origin",
+                    "http://evil.example", "Access-Control-Request-Method", "GET", "Access-Control-Request-Headers",
+                    "authorization");
             assertNull(preflight.headers().firstValue("Access-Control-Allow-Origin").orElse(null),
-                    "preflight " + preflight.statusCode() + " " + preflight.headers().map());
+                    "preflight " + preflight.status() + " " + preflight.headers().map());
 
             SdkRequest sdk = Fixtures.sdkRequests().get(0);
             List<String> headers = new ArrayList<>();
@@ -265,8 +249,8 @@ class ProfileViewsApiTest {
     void viewsTurnedOffAnswer404() throws Exception {
         try (EmbeddedS3Server s3 = EmbeddedS3Server.inMemory();
              RunningRelay relay = RunningRelay.start(s3, Map.of("relay.views.enabled", "false"))) {
-            assertEquals(404, get(relay.uri(), "/api/v1/projects").statusCode());
-            assertEquals(404, get(relay.uri(), "/").statusCode());
+            assertEquals(404, relay.client().get("/api/v1/projects").status());
+            assertEquals(404, relay.client().get("/").status());
         }
     }
 
@@ -278,16 +262,15 @@ class ProfileViewsApiTest {
             try (RunningRelay relay = RunningRelay.start(s3, Map.of())) {
                 replayAll(relay);
                 archived = archivedSamples(relay);
-                fromApi = get(relay.uri(), "/api/v1/projects/1/profile?" + RANGE + "&format=collapsed").body();
+                fromApi = relay.client().get("/api/v1/projects/1/profile?" + RANGE + "&format=collapsed").bytes();
             }
             Path out = work.resolve("profile.collapsed.txt");
             Map<String, Object> config = new HashMap<>(RunningRelay.storageProperties(s3));
-            List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                    .toString(), "-Xmx256m"));
-            config.forEach((key, value) -> command.add("-D" + key + "=" + value));
-            command.addAll(List.of("-cp", System.getProperty("java.class.path"), Application.class.getName(),
+            List<String> options = new ArrayList<>(List.of("-Xmx256m"));
+            config.forEach((key, value) -> options.add("-D" + key + "=" + value));
+            List<String> command = ChildJvm.command(options, Application.class,
                     "export", "--project", "1", "--from", "2026-11-22T00:00:00Z", "--to", "2026-11-23T00:00:00Z",
-                    "--format", "collapsed", "--out", out.toString()));
+                    "--format", "collapsed", "--out", out.toString());
             Process export = new ProcessBuilder(command).redirectErrorStream(true).start();
             String log = new String(export.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             assertTrue(export.waitFor(120, TimeUnit.SECONDS));
@@ -297,9 +280,8 @@ class ProfileViewsApiTest {
                     .mapToLong(line -> Long.parseLong(line.substring(line.lastIndexOf(' ') + 1))).sum();
             assertEquals(archived, total);
 
-            Process usage = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-cp", System.getProperty("java.class.path"), Application.class.getName(), "export",
-                    "--project", "x").redirectErrorStream(true).start();
+            Process usage = new ProcessBuilder(ChildJvm.command(List.of(), Application.class, "export",
+                    "--project", "x")).redirectErrorStream(true).start();
             String usageLog = new String(usage.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             assertTrue(usage.waitFor(60, TimeUnit.SECONDS));
             assertEquals(2, usage.exitValue(), usageLog);

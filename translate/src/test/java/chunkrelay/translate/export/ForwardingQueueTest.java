@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import chunkrelay.retry.Sleeper;
+import chunkrelay.chunk.testing.Await;
 import chunkrelay.translate.export.TestCollector.Reply;
 import java.io.IOException;
 import java.time.Clock;
@@ -15,12 +16,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 class ForwardingQueueTest {
+    private static final Duration WAIT = Duration.ofSeconds(5);
     private final SyntheticProfiles profiles = new SyntheticProfiles(8, 12, 3, 5);
     private final ExportCounters counters = new ExportCounters();
     private final RecordingListener listener = new RecordingListener();
@@ -93,11 +94,12 @@ class ForwardingQueueTest {
     }
 
     @Test
-    void refusesOfferWithoutWaitingWhenTheQueueIsFull() {
+    void refusesOfferWithoutWaitingWhenTheQueueIsFull() throws InterruptedException {
         collector.holdEveryReplyUntil(releaseTarget);
         try (ForwardingQueue queue = queue(2, 1, 1 << 20)) {
             assertTrue(queue.offer(request(0)));
-            awaitTrue(() -> collector.received().size() == 1); // the only worker is stuck on the slow target
+            // the only worker is stuck on the slow target
+            Await.until("1 request at the collector", WAIT, () -> collector.received().size() == 1);
             assertTrue(queue.offer(request(1)));
             assertTrue(queue.offer(request(2)));
 
@@ -115,7 +117,7 @@ class ForwardingQueueTest {
     }
 
     @Test
-    void offerReturnsQuicklyWhileTheTargetIsSlow() {
+    void offerReturnsQuicklyWhileTheTargetIsSlow() throws InterruptedException {
         collector.holdEveryReplyUntil(releaseTarget);
         try (ForwardingQueue queue = queue(100, 2, 64 << 20)) {
             List<ForwardRequest> requests = new ArrayList<>();
@@ -128,7 +130,7 @@ class ForwardingQueueTest {
                     assertTrue(queue.offer(request));
                 }
             }, "an offer waited for the held target");
-            awaitTrue(() -> collector.received().size() == 2);
+            Await.until("2 requests at the collector", WAIT, () -> collector.received().size() == 2);
 
             assertEquals(38, counters.queueDepth(), "both workers are waiting on the target, the rest queue");
             assertEquals(0, counters.deliveries());
@@ -138,12 +140,12 @@ class ForwardingQueueTest {
     }
 
     @Test
-    void refusesOfferOverTheByteBound() {
+    void refusesOfferOverTheByteBound() throws InterruptedException {
         collector.holdEveryReplyUntil(releaseTarget);
         ForwardRequest first = request(3);
         try (ForwardingQueue queue = queue(100, 1, 2L * first.body().length)) {
             assertTrue(queue.offer(first));
-            awaitTrue(() -> collector.received().size() == 1);
+            Await.until("1 request at the collector", WAIT, () -> collector.received().size() == 1);
             assertTrue(queue.offer(request(3)));
             assertTrue(queue.offer(request(3)));
 
@@ -154,13 +156,13 @@ class ForwardingQueueTest {
     }
 
     @Test
-    void closeReportsRequestsLeftAtTheDeadlineAsDropped() {
+    void closeReportsRequestsLeftAtTheDeadlineAsDropped() throws InterruptedException {
         collector.holdEveryReplyUntil(releaseTarget);
         ForwardingQueue queue = queue(10, 1, 1 << 20);
         for (int i = 0; i < 4; i++) {
             assertTrue(queue.offer(request(i)));
         }
-        awaitTrue(() -> collector.received().size() == 1);
+        Await.until("1 request at the collector", WAIT, () -> collector.received().size() == 1);
 
         long start = System.nanoTime();
         boolean drained = queue.close(Duration.ofMillis(300));
@@ -205,16 +207,6 @@ class ForwardingQueueTest {
             assertTrue(queue.offer(request));
         }
         assertArrayEquals(request.body(), collector.received().get(0).wireBody());
-    }
-
-    private static void awaitTrue(BooleanSupplier condition) {
-        long until = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > until) {
-                throw new AssertionError("condition not met within 5 s");
-            }
-            sleep(5);
-        }
     }
 
     private static void sleep(long millis) {

@@ -1,10 +1,10 @@
-package chunkrelay.chunk;
+package chunkrelay.chunk.primitive;
 
 import java.util.ArrayList;
 import java.util.List;
 
 /** An append-only long array in fixed-size blocks, for sample timestamps; see {@link GrowableIntArray}. */
-final class GrowableLongArray {
+public final class GrowableLongArray {
     private static final int BLOCK = 1 << 13;
 
     private final List<long[]> blocks = new ArrayList<>();
@@ -13,7 +13,7 @@ final class GrowableLongArray {
     private int inCurrent;
     private int size;
 
-    void add(long value) {
+    public void add(long value) {
         if (current == null) {
             current = new long[BLOCK];
         } else if (inCurrent == BLOCK) {
@@ -26,7 +26,7 @@ final class GrowableLongArray {
     }
 
     /** The values in one array; this instance is empty afterwards. */
-    long[] toArray() {
+    public long[] toArray() {
         long[] out = new long[size];
         int at = 0;
         for (int i = 0; i < blocks.size(); i++) {

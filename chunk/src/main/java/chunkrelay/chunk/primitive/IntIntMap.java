@@ -1,21 +1,22 @@
-package chunkrelay.chunk.art;
+package chunkrelay.chunk.primitive;
 
 import java.util.Arrays;
 
-/** Open-addressing map from long keys to non-negative int values, without boxing; -1 means absent. */
-final class LongIntMap {
-    private long[] keys;
+/** Open-addressing map from int keys to non-negative int values, without boxing; -1 means absent. */
+public final class IntIntMap {
+    private int[] keys;
     private int[] values;
     private int size;
 
-    LongIntMap(int expected) {
+    public IntIntMap(int expected) {
         int capacity = Integer.highestOneBit(Math.max(16, expected * 2 - 1)) << 1;
-        keys = new long[capacity];
+        keys = new int[capacity];
         values = new int[capacity];
         Arrays.fill(values, -1);
     }
 
-    int get(long key) {
+    /** The value of {@code key}, or -1 when absent. */
+    public int get(int key) {
         int mask = keys.length - 1;
         for (int slot = mix(key) & mask; ; slot = (slot + 1) & mask) {
             if (values[slot] < 0) {
@@ -27,7 +28,7 @@ final class LongIntMap {
         }
     }
 
-    void put(long key, int value) {
+    public void put(int key, int value) {
         if ((size + 1) * 2 > keys.length) {
             grow();
         }
@@ -46,14 +47,14 @@ final class LongIntMap {
         }
     }
 
-    int size() {
+    public int size() {
         return size;
     }
 
     private void grow() {
-        long[] oldKeys = keys;
+        int[] oldKeys = keys;
         int[] oldValues = values;
-        keys = new long[oldKeys.length * 2];
+        keys = new int[oldKeys.length * 2];
         values = new int[oldKeys.length * 2];
         Arrays.fill(values, -1);
         size = 0;
@@ -64,8 +65,8 @@ final class LongIntMap {
         }
     }
 
-    private static int mix(long key) {
-        long h = key * 0x9E3779B97F4A7C15L;
-        return (int) (h ^ (h >>> 32));
+    private static int mix(int key) {
+        int h = key * 0x9E3779B9;
+        return h ^ (h >>> 16);
     }
 }

@@ -1,21 +1,22 @@
-package chunkrelay.chunk.art;
+package chunkrelay.chunk.primitive;
 
 import java.util.Arrays;
 
-/** Open-addressing map from int keys to non-negative int values, without boxing; -1 means absent. */
-final class IntIntMap {
-    private int[] keys;
+/** Open-addressing map from long keys to non-negative int values, without boxing; -1 means absent. */
+public final class LongIntMap {
+    private long[] keys;
     private int[] values;
     private int size;
 
-    IntIntMap(int expected) {
+    public LongIntMap(int expected) {
         int capacity = Integer.highestOneBit(Math.max(16, expected * 2 - 1)) << 1;
-        keys = new int[capacity];
+        keys = new long[capacity];
         values = new int[capacity];
         Arrays.fill(values, -1);
     }
 
-    int get(int key) {
+    /** The value of {@code key}, or -1 when absent. */
+    public int get(long key) {
         int mask = keys.length - 1;
         for (int slot = mix(key) & mask; ; slot = (slot + 1) & mask) {
             if (values[slot] < 0) {
@@ -27,7 +28,7 @@ final class IntIntMap {
         }
     }
 
-    void put(int key, int value) {
+    public void put(long key, int value) {
         if ((size + 1) * 2 > keys.length) {
             grow();
         }
@@ -46,14 +47,33 @@ final class IntIntMap {
         }
     }
 
-    int size() {
+    /** The value of {@code key} when present; otherwise puts {@code value} and returns -1, in one probe. */
+    public int putIfAbsent(long key, int value) {
+        if ((size + 1) * 2 > keys.length) {
+            grow();
+        }
+        int mask = keys.length - 1;
+        for (int slot = mix(key) & mask; ; slot = (slot + 1) & mask) {
+            if (values[slot] < 0) {
+                keys[slot] = key;
+                values[slot] = value;
+                size++;
+                return -1;
+            }
+            if (keys[slot] == key) {
+                return values[slot];
+            }
+        }
+    }
+
+    public int size() {
         return size;
     }
 
     private void grow() {
-        int[] oldKeys = keys;
+        long[] oldKeys = keys;
         int[] oldValues = values;
-        keys = new int[oldKeys.length * 2];
+        keys = new long[oldKeys.length * 2];
         values = new int[oldKeys.length * 2];
         Arrays.fill(values, -1);
         size = 0;
@@ -64,8 +84,8 @@ final class IntIntMap {
         }
     }
 
-    private static int mix(int key) {
-        int h = key * 0x9E3779B9;
-        return h ^ (h >>> 16);
+    private static int mix(long key) {
+        long h = key * 0x9E3779B97F4A7C15L;
+        return (int) (h ^ (h >>> 32));
     }
 }

@@ -1,4 +1,4 @@
-package chunkrelay.translate;
+package chunkrelay.chunk.primitive;
 
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package chunkrelay.chunk;
+package chunkrelay.chunk.primitive;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -7,7 +7,7 @@ import java.util.List;
  * An append-only list in fixed-size blocks, turned into an immutable list at the end: growing never
  * copies, so millions of tiny frames ("{},") cost their references about twice, not four times.
  */
-final class GrowableList<T> {
+public final class GrowableList<T> {
     private static final int BLOCK = 1 << 14;
 
     private final List<Object[]> blocks = new ArrayList<>();
@@ -15,7 +15,7 @@ final class GrowableList<T> {
     private int inCurrent;
     private int size;
 
-    void add(T value) {
+    public void add(T value) {
         if (inCurrent == BLOCK) {
             blocks.add(current);
             current = new Object[BLOCK];
@@ -25,13 +25,13 @@ final class GrowableList<T> {
         size++;
     }
 
-    int size() {
+    public int size() {
         return size;
     }
 
     /** The values as an immutable list; this instance is empty afterwards. */
     @SuppressWarnings("unchecked")
-    List<T> toImmutableList() {
+    public List<T> toImmutableList() {
         Object[] out = new Object[size];
         int at = 0;
         for (Object[] block : blocks) {

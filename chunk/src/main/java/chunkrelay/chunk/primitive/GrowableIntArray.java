@@ -1,4 +1,4 @@
-package chunkrelay.chunk;
+package chunkrelay.chunk.primitive;
 
 import java.util.ArrayList;
 import java.util.List;
