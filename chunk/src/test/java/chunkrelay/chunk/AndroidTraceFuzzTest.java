@@ -1,6 +1,7 @@
 package chunkrelay.chunk;
 
 import chunkrelay.chunk.fixtures.ArtTraces;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.Arrays;
@@ -17,6 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * insertion, duplicated record blocks, random thread ids and actions, huge header numbers) and wraps each as the SDK
  * does: every chunk is accepted with a consistent, bounded chunk or rejected with a reason, never an exception.
  */
+@Tag("slow")
 class AndroidTraceFuzzTest {
     private static final int ROUNDS = 3000;
     /** What an accepted chunk may hold, whatever the trace: the replay's sample and stack budgets. */

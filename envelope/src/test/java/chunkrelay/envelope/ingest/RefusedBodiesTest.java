@@ -7,6 +7,7 @@ import io.micronaut.context.annotation.Property;
 import io.micronaut.runtime.server.EmbeddedServer;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import jakarta.inject.Inject;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.io.InputStream;
@@ -31,6 +32,7 @@ class RefusedBodiesTest {
     EmbeddedServer server;
 
     @Test
+    @Tag("slow")
     void aLargeBodyThatFailsToDecodeIsAnswered400InEveryOneOfAHundredAttempts() {
         RelayClient client = new RelayClient(server.getURI());
         byte[] notGzip = new byte[40 * MIB];

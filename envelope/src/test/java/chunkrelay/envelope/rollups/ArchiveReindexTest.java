@@ -4,6 +4,7 @@ import chunkrelay.envelope.testing.RelayClient;
 import chunkrelay.envelope.testing.RunningRelay;
 import chunkrelay.storage.EmbeddedS3Server;
 import chunkrelay.storage.ObjectStore;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.time.Instant;
@@ -20,6 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * up to date by the {@code reindex} command's work: every chunk filed again, every settled minute and hour rolled
  * up, and the views answer its ranges as they did from the chunks.
  */
+@Tag("slow")
 class ArchiveReindexTest {
     private static final long SECOND = 1_000_000_000L;
     private static final long MINUTE = 60 * SECOND;

@@ -14,6 +14,7 @@ import io.opentelemetry.proto.profiles.v1development.KeyValueAndUnit;
 import io.opentelemetry.proto.profiles.v1development.Line;
 import io.opentelemetry.proto.profiles.v1development.ProfilesDictionary;
 import io.opentelemetry.proto.profiles.v1development.Sample;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayInputStream;
@@ -37,6 +38,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * below the fleet's chunks, so that only rollups can answer; chunks sent late into rolled-up minutes are in the next
  * answer, and the builder then takes them into the rollups.
  */
+@Tag("slow")
 class FleetRollupsTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final long SECOND = 1_000_000_000L;
