@@ -5,7 +5,6 @@ import chunkrelay.envelope.schedule.ClockedSchedule;
 import chunkrelay.retry.Backoff;
 import chunkrelay.storage.ArchiveUnavailableException;
 import chunkrelay.storage.ObjectStore;
-
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micronaut.context.annotation.Context;
@@ -21,6 +20,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -79,13 +79,13 @@ public class UpstreamForwarder {
         this.background = new ClockedSchedule("upstream-spool", clock);
         if (config.enabled()) {
             for (int i = 0; i < Math.max(1, config.senders()); i++) {
-                Thread sender = daemon(this::sendLoop, "upstream-sender-" + (i + 1));
+                Thread sender = new Thread(this::sendLoop, "upstream-sender-" + (i + 1));
+                sender.setDaemon(true);
                 senders.add(sender);
                 sender.start();
             }
             background.every(SPOOL_ROUND, SPOOL_ROUND, spool::sendRound);
-            Duration reports = config.clientReportInterval().compareTo(MIN_REPORT_INTERVAL) < 0
-                    ? MIN_REPORT_INTERVAL : config.clientReportInterval();
+            Duration reports = Collections.max(List.of(config.clientReportInterval(), MIN_REPORT_INTERVAL));
             background.every(reports, reports, this::flushReports);
         }
     }
@@ -246,11 +246,5 @@ public class UpstreamForwarder {
         List<UpstreamEnvelope> left = new ArrayList<>(inFlight.keySet());
         queue.drainTo(left);
         spool.addAtShutdown(left);
-    }
-
-    private static Thread daemon(Runnable runnable, String name) {
-        Thread thread = new Thread(runnable, name);
-        thread.setDaemon(true);
-        return thread;
     }
 }
