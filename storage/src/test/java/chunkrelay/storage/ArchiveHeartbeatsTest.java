@@ -1,13 +1,10 @@
 package chunkrelay.storage;
 
 import chunkrelay.retry.TestClock;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 
@@ -15,34 +12,18 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Heartbeats of processes sharing a real S3 server's bucket (S3Proxy in memory), with time moved by a test clock. */
+@ExtendWith(InMemoryS3.class)
 class ArchiveHeartbeatsTest {
     private static final String FOLDER = "derivers/";
     private static final Duration INTERVAL = Duration.ofSeconds(10);
     private static final Duration STALE_AFTER = Duration.ofSeconds(30);
 
-    static EmbeddedS3Server server;
     private final TestClock clock = new TestClock();
     private ObjectStore store;
 
-    @BeforeAll
-    static void startServer() {
-        ArchiveFixtures.warmUp();
-        server = EmbeddedS3Server.inMemory();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        server.close();
-    }
-
     @BeforeEach
-    void openStore() {
-        store = ObjectStore.inProcess(server, ArchiveFixtures.settings(server), Clock.systemUTC());
-    }
-
-    @AfterEach
-    void closeStore() {
-        store.close();
+    void openStore(ObjectStore store) {
+        this.store = store;
     }
 
     private ArchiveHeartbeats process() {

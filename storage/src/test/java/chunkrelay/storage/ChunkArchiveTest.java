@@ -17,12 +17,11 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.zip.GZIPInputStream;
 
 import static chunkrelay.storage.ArchiveFixtures.DAY;
@@ -140,19 +139,7 @@ class ChunkArchiveTest {
         try {
             for (int round = 0; round < 10; round++) {
                 ArchiveEntry entry = entry(100 + round);
-                CyclicBarrier start = new CyclicBarrier(archivers);
-                List<Future<ArchiveResult>> results = new ArrayList<>();
-                for (ChunkArchive relay : relays) {
-                    results.add(pool.submit(() -> {
-                        start.await();
-                        return entry.archiveIn(relay);
-                    }));
-                }
-                int stored = 0;
-                for (Future<ArchiveResult> result : results) {
-                    stored += result.get() == ArchiveResult.STORED ? 1 : 0;
-                }
-                assertEquals(1, stored, "round " + round);
+                assertEquals(1, ArchiveRace.stored(pool, relays, entry), "round " + round);
                 String stem = entry.key().stem();
                 assertEquals(List.of(stem + ".otlp.binpb.zst", stem + ".sentry.json.zst"),
                         keysUnder(s3, settings.bucket(), stem));
@@ -173,19 +160,7 @@ class ChunkArchiveTest {
         ExecutorService pool = Executors.newFixedThreadPool(8);
         try (ChunkArchive archive = open(settings)) {
             ArchiveEntry entry = entry(200);
-            CyclicBarrier start = new CyclicBarrier(8);
-            List<Future<ArchiveResult>> results = new ArrayList<>();
-            for (int i = 0; i < 8; i++) {
-                results.add(pool.submit(() -> {
-                    start.await();
-                    return entry.archiveIn(archive);
-                }));
-            }
-            int stored = 0;
-            for (Future<ArchiveResult> result : results) {
-                stored += result.get() == ArchiveResult.STORED ? 1 : 0;
-            }
-            assertEquals(1, stored);
+            assertEquals(1, ArchiveRace.stored(pool, Collections.nCopies(8, archive), entry));
             assertEquals(2, keysUnder(s3, settings.bucket(), "").size());
         } finally {
             pool.shutdownNow();

@@ -1,13 +1,10 @@
 package chunkrelay.storage;
 
 import chunkrelay.retry.TestClock;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -23,37 +20,21 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * a chunk filed once and found from every minute it overlaps, late only for minutes that may have settled, and rollup
  * versions written once, the largest the newest.
  */
+@ExtendWith(InMemoryS3.class)
 class ChunkTimeIndexTest {
     private static final long SECOND = 1_000_000_000L;
     private static final long MINUTE = 60 * SECOND;
     private static final Instant T0 = Instant.parse("2026-11-26T10:00:00Z");
     private static final long T0_NANOS = T0.getEpochSecond() * SECOND;
 
-    static EmbeddedS3Server server;
     private final TestClock clock = new TestClock(T0);
     private ObjectStore store;
     private ChunkTimeIndex index;
 
-    @BeforeAll
-    static void startServer() {
-        ArchiveFixtures.warmUp();
-        server = EmbeddedS3Server.inMemory();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        server.close();
-    }
-
     @BeforeEach
-    void openStore() {
-        store = ObjectStore.inProcess(server, ArchiveFixtures.settings(server), Clock.systemUTC());
+    void openStore(ObjectStore store) {
+        this.store = store;
         index = new ChunkTimeIndex(store, clock, Duration.ofSeconds(45), Duration.ofSeconds(15));
-    }
-
-    @AfterEach
-    void closeStore() {
-        store.close();
     }
 
     private static ArchiveKey key(String chunk, long firstNanos) {

@@ -10,10 +10,8 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 
 import static chunkrelay.storage.ArchiveFixtures.DAY;
 import static chunkrelay.storage.ArchiveFixtures.entry;
@@ -78,19 +76,7 @@ class EmbeddedS3ServerTest {
             try {
                 for (int round = 0; round < 5; round++) {
                     ArchiveEntry entry = entry(50 + round);
-                    CyclicBarrier start = new CyclicBarrier(8);
-                    List<Future<ArchiveResult>> results = new ArrayList<>();
-                    for (ChunkArchive relay : relays) {
-                        results.add(pool.submit(() -> {
-                            start.await();
-                            return entry.archiveIn(relay);
-                        }));
-                    }
-                    int stored = 0;
-                    for (Future<ArchiveResult> result : results) {
-                        stored += result.get() == ArchiveResult.STORED ? 1 : 0;
-                    }
-                    assertEquals(1, stored, "round " + round);
+                    assertEquals(1, ArchiveRace.stored(pool, relays, entry), "round " + round);
                     ArchivedChunk chunk = relays.get(1).list("42", DAY, DAY).stream()
                             .filter(c -> c.key().equals(entry.key())).findFirst().orElseThrow();
                     assertArrayEquals(entry.sentryPayload(), relays.get(2).readSentry(chunk));

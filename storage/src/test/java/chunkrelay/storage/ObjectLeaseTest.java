@@ -1,14 +1,11 @@
 package chunkrelay.storage;
 
 import chunkrelay.retry.TestClock;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,37 +20,21 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The lease on a real S3 server's conditional writes (S3Proxy in memory), with time moved by a test clock. */
+@ExtendWith(InMemoryS3.class)
 class ObjectLeaseTest {
     private static final Duration TERM = Duration.ofSeconds(60);
     private static final String NAME = "claims/chunk.lease-";
 
-    static EmbeddedS3Server server;
     private final TestClock clock = new TestClock();
     private ObjectStore store;
 
-    @BeforeAll
-    static void startServer() {
-        ArchiveFixtures.warmUp();
-        server = EmbeddedS3Server.inMemory();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        server.close();
-    }
-
     @BeforeEach
-    void openStore() {
-        store = ObjectStore.inProcess(server, ArchiveFixtures.settings(server), Clock.systemUTC());
+    void openStore(ObjectStore store) {
+        this.store = store;
         // the bucket exists, as it does once anything was archived
         store.storeObject("chunk", new byte[] {1});
         // at the start of a period, so that advancing less than a term stays in it
         clock.advance(Duration.ofMillis(TERM.toMillis() - clock.millis() % TERM.toMillis()));
-    }
-
-    @AfterEach
-    void closeStore() {
-        store.close();
     }
 
     private ObjectLease lease(String holder) {

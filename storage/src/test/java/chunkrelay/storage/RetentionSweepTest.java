@@ -1,13 +1,10 @@
 package chunkrelay.storage;
 
 import chunkrelay.retry.TestClock;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -27,6 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The retention sweep on a real S3 server (S3Proxy in memory), with time moved by a test clock that starts at the
  * real time, so that the bucket's write times and the clock agree.
  */
+@ExtendWith(InMemoryS3.class)
 class RetentionSweepTest {
     private static final Duration RETENTION = Duration.ofDays(30);
     private static final LocalDate TODAY = LocalDate.now(ZoneOffset.UTC);
@@ -34,33 +32,16 @@ class RetentionSweepTest {
     private static final LocalDate OLD = TODAY.minusDays(10);
     private static final LocalDate YOUNG = TODAY.plusDays(25);
 
-    static EmbeddedS3Server server;
     private final TestClock clock = new TestClock(Instant.now());
     private final AtomicLong deletedObjects = new AtomicLong();
     private final AtomicLong deletedBytes = new AtomicLong();
     private ObjectStore store;
     private ChunkArchive archive;
 
-    @BeforeAll
-    static void startServer() {
-        ArchiveFixtures.warmUp();
-        server = EmbeddedS3Server.inMemory();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        server.close();
-    }
-
     @BeforeEach
-    void openStore() {
-        store = ObjectStore.inProcess(server, ArchiveFixtures.settings(server), Clock.systemUTC());
+    void openStore(ObjectStore store) {
+        this.store = store;
         archive = new ChunkArchive(store);
-    }
-
-    @AfterEach
-    void closeStore() {
-        store.close();
     }
 
     private RetentionSweep sweep(Map<String, Duration> overrides, RetentionSweep.Deletions deletions) {
