@@ -1,11 +1,9 @@
 package chunkrelay.envelope.testing;
 
+import chunkrelay.storage.InterceptingProxy;
+
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 
@@ -21,22 +19,17 @@ public final class FailingStoreProxy implements AutoCloseable {
             + "Content-Length: " + DISK_FULL_BODY.length() + "\r\nConnection: close\r\n\r\n" + DISK_FULL_BODY)
             .getBytes(StandardCharsets.US_ASCII);
 
-    private final ServerSocket listener;
-    private final URI upstream;
     private final byte[] marker;
     private volatile boolean failing;
+    private final InterceptingProxy proxy;
 
     public FailingStoreProxy(URI upstream, String marker) throws IOException {
-        this.upstream = upstream;
         this.marker = marker.getBytes(StandardCharsets.US_ASCII);
-        this.listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-        Thread acceptor = new Thread(this::accept, "failing-store-proxy");
-        acceptor.setDaemon(true);
-        acceptor.start();
+        this.proxy = new InterceptingProxy(upstream, "failing-store-proxy", Refusable::new);
     }
 
     public URI endpoint() {
-        return URI.create("http://127.0.0.1:" + listener.getLocalPort());
+        return proxy.endpoint();
     }
 
     /** Whether requests naming the marker are refused from now on. */
@@ -44,72 +37,24 @@ public final class FailingStoreProxy implements AutoCloseable {
         this.failing = failing;
     }
 
-    private void accept() {
-        try {
-            while (true) {
-                Socket client = listener.accept();
-                Socket server = new Socket(upstream.getHost(), upstream.getPort());
-                pump(client, server, true);
-                pump(server, client, false);
-            }
-        } catch (IOException closed) {
-            // the proxy is closed
-        }
-    }
+    /** A connection that, once it refused a request, drops the rest of it until the client closes. */
+    private final class Refusable implements InterceptingProxy.Connection {
+        private boolean refused;
 
-    private void pump(Socket from, Socket to, boolean requests) {
-        Thread pump = new Thread(() -> {
-            byte[] buffer = new byte[64 * 1024];
-            try (InputStream in = from.getInputStream()) {
-                OutputStream out = to.getOutputStream();
-                boolean refused = false;
-                int n;
-                while ((n = in.read(buffer)) > 0) {
-                    if (requests && !refused && failing && contains(buffer, n, marker)) {
-                        // HTTP/1.1 clients do not pipeline: nothing earlier on this connection awaits an answer
-                        refused = true;
-                        from.getOutputStream().write(DISK_FULL);
-                        from.getOutputStream().flush();
-                    }
-                    if (!refused) {
-                        out.write(buffer, 0, n);
-                        out.flush();
-                    }
-                    // once refused, the rest of the request is read and dropped until the client closes
-                }
-            } catch (IOException cut) {
-                // one side closed
+        @Override
+        public InterceptingProxy.Verdict request(byte[] buffer, int n, OutputStream client) throws IOException {
+            if (!refused && failing && InterceptingProxy.contains(buffer, n, marker)) {
+                // HTTP/1.1 clients do not pipeline: nothing earlier on this connection awaits an answer
+                refused = true;
+                client.write(DISK_FULL);
+                client.flush();
             }
-            closeQuietly(from);
-            closeQuietly(to);
-        });
-        pump.setDaemon(true);
-        pump.start();
-    }
-
-    private static boolean contains(byte[] buffer, int n, byte[] marker) {
-        outer:
-        for (int i = 0; i + marker.length <= n; i++) {
-            for (int j = 0; j < marker.length; j++) {
-                if (buffer[i + j] != marker[j]) {
-                    continue outer;
-                }
-            }
-            return true;
-        }
-        return false;
-    }
-
-    private static void closeQuietly(Socket socket) {
-        try {
-            socket.close();
-        } catch (IOException ignored) {
-            // already closed
+            return refused ? InterceptingProxy.Verdict.DROP : InterceptingProxy.Verdict.PASS;
         }
     }
 
     @Override
     public void close() throws IOException {
-        listener.close();
+        proxy.close();
     }
 }
