@@ -7,6 +7,7 @@ import chunkrelay.chunk.ProfileChunk;
 import chunkrelay.envelope.archive.ArchivedMetadata;
 import chunkrelay.envelope.archive.RelayVersion;
 import chunkrelay.envelope.rollups.RollupBuilds;
+import chunkrelay.envelope.testing.FleetChunks;
 import chunkrelay.envelope.views.RangeReader;
 import chunkrelay.envelope.views.ViewsConfig;
 import chunkrelay.storage.ArchiveKey;
@@ -36,7 +37,7 @@ import java.util.concurrent.Future;
 
 /**
  * A fleet's archive as the relay keeps it by default (the embedded S3 server on the filesystem, reached in this
- * process), filled without a relay: one hour of {@link FleetSyntheticChunks} from 20 profilers, through the relay's
+ * process), filled without a relay: one hour of {@link FleetChunks} from 20 profilers, through the relay's
  * own normalisation, translation, OTLP object and index by time, its minute and hour rollups built by
  * {@link RollupBuilds}; then more hours, and the days of a week, made of that hour's rollups moved in time.
  */
@@ -49,6 +50,16 @@ final class FleetArchive implements AutoCloseable {
     /** Chunk starts every 10 s per profiler, each profiler 50 ms after the one before: all within the hour. */
     private static final long CADENCE = 10_000_000_000L;
     private static final long STAGGER = 50_000_000L;
+    private static final long CHUNK_STEP = 20_000_000L;
+    private static final long CHUNK_SPAN = 9_000_000_000L;
+    private static final int CHUNK_STEPS = (int) (CHUNK_SPAN / CHUNK_STEP) + 1;
+    /**
+     * Small chunks for the in-process rows: each profiler a Python-like process with four threads, 80 functions in
+     * 400 stacks of depth 2 to 17, one sample per thread every 20 ms for 9 s (1 800 samples).
+     */
+    private static final FleetChunks CHUNKS = new FleetChunks(new FleetChunks.Shape(
+            List.of("worker-1", "worker-2", "worker-3", "worker-4"), 80, 7, 400, false, 2, 17, CHUNK_STEP,
+            FleetChunks.Sampling.EVERY_THREAD_SKEWED, 0xc0ffee00L));
     /** No cap on chunks read whole: the raw path must be able to read the hour. */
     private static final ViewsConfig UNCAPPED = new ViewsConfig(true, "", Integer.MAX_VALUE);
 
@@ -98,7 +109,7 @@ final class FleetArchive implements AutoCloseable {
                     RelayVersion version = new RelayVersion();
                     int count = 0;
                     for (int p = first; p < PROFILERS; p += 2) {
-                        for (long start = hour + p * STAGGER; start + FleetSyntheticChunks.SPAN_NANOS < hour + HOUR;
+                        for (long start = hour + p * STAGGER; start + CHUNK_SPAN < hour + HOUR;
                              start += CADENCE) {
                             archive(processor, translator, version, p, start);
                             count++;
@@ -120,8 +131,8 @@ final class FleetArchive implements AutoCloseable {
     /** One chunk as the relay archives it: its OTLP form with the relay's metadata, then its index entries. */
     private void archive(ChunkProcessor processor, ChunkTranslator translator, RelayVersion version, int profiler,
                          long start) {
-        byte[] json = FleetSyntheticChunks.chunk(profiler, FleetSyntheticChunks.release(profiler, PROFILERS), start);
-        ChunkOutcome outcome = processor.process(json, new ChunkItemHeader(FleetSyntheticChunks.PLATFORM, null));
+        byte[] json = CHUNKS.chunk(profiler, FleetChunks.release(profiler, PROFILERS), start, CHUNK_STEPS);
+        ChunkOutcome outcome = processor.process(json, new ChunkItemHeader(FleetChunks.PLATFORM, null));
         if (!(outcome instanceof ChunkOutcome.Accepted accepted)) {
             throw new IllegalStateException("a synthetic chunk was rejected: " + outcome);
         }

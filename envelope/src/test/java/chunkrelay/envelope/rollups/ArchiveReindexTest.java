@@ -1,5 +1,6 @@
 package chunkrelay.envelope.rollups;
 
+import chunkrelay.envelope.testing.FleetChunks;
 import chunkrelay.envelope.testing.RelayClient;
 import chunkrelay.envelope.testing.RunningRelay;
 import chunkrelay.storage.EmbeddedS3Server;
@@ -26,6 +27,7 @@ class ArchiveReindexTest {
     private static final long SECOND = 1_000_000_000L;
     private static final long MINUTE = 60 * SECOND;
     private static final long HOUR = 60 * MINUTE;
+    private static final FleetChunks CHUNKS = new FleetChunks(FleetChunks.ROLLUP_TESTS);
 
     @Test
     void reindexFilesEveryChunkAndBuildsTheRollupsThatAnswerAsTheChunksDid() throws Exception {
@@ -35,7 +37,7 @@ class ArchiveReindexTest {
             long start = Math.floorDiv(nanos(relay.clock().instant()), HOUR) * HOUR - 3 * HOUR;
             for (int p = 0; p < 2; p++) {
                 for (int c = 0; c < 75; c++) {
-                    byte[] chunk = FleetChunks.chunk(p, FleetChunks.release(p, 2), start + c * MINUTE + p * SECOND, 40);
+                    byte[] chunk = CHUNKS.chunk(p, FleetChunks.release(p, 2), start + c * MINUTE + p * SECOND, 40);
                     assertEquals(200, relay.client().post("/api/1/envelope/?sentry_key=c0ffee5e1ec7ab1e5a11ab1e0b5e55ed",
                             FleetChunks.envelope(chunk)).status());
                 }

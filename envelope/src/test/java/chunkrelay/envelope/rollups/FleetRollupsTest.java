@@ -1,5 +1,6 @@
 package chunkrelay.envelope.rollups;
 
+import chunkrelay.envelope.testing.FleetChunks;
 import chunkrelay.envelope.testing.RelayClient;
 import chunkrelay.envelope.testing.RunningRelay;
 import chunkrelay.storage.ArchivedChunk;
@@ -47,6 +48,7 @@ class FleetRollupsTest {
     private static final int FLEET = 3;
     private static final int CHUNKS_PER_PROFILER = 130;
     private static final int SAMPLES_PER_CHUNK = 80;
+    private static final FleetChunks CHUNKS = new FleetChunks(FleetChunks.ROLLUP_TESTS);
 
     @Test
     void rangesAnsweredFromRollupsEqualTheWalkOfTheArchivedChunksAndLateChunksAreInTheNextAnswer() throws Exception {
@@ -100,7 +102,7 @@ class FleetRollupsTest {
     }
 
     private static void send(RunningRelay relay, int profiler, String release, long startNanos) {
-        byte[] chunk = FleetChunks.chunk(profiler, release, startNanos, SAMPLES_PER_CHUNK);
+        byte[] chunk = CHUNKS.chunk(profiler, release, startNanos, SAMPLES_PER_CHUNK);
         assertEquals(200, relay.client().post("/api/1/envelope/?sentry_key=c0ffee5e1ec7ab1e5a11ab1e0b5e55ed",
                 FleetChunks.envelope(chunk)).status());
     }
