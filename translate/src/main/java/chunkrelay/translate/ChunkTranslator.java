@@ -128,6 +128,7 @@ public class ChunkTranslator {
         long first = chunk.firstSampleNanos();
         profile.setTimeUnixNano(first).setDurationNano(chunk.lastSampleNanos() - first + period);
         MeasurementAttributes.addTo(profile, chunk.measurements(), dictionary);
+        // last, so that a profile linked later (SampleLinker) comes out with the same tables
         links.addCounts(profile);
         return profile.build();
     }
