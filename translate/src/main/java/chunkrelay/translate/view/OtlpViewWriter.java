@@ -1,8 +1,8 @@
 package chunkrelay.translate.view;
 
-import chunkrelay.translate.ChunkTranslator;
 import chunkrelay.translate.OtlpAttributes;
 import chunkrelay.translate.ProfilesDictionaryBuilder;
+import chunkrelay.translate.ThreadAttributes;
 import com.google.protobuf.ByteString;
 import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
 import io.opentelemetry.proto.common.v1.AnyValue;
@@ -91,7 +91,7 @@ public final class OtlpViewWriter {
             MergedProfile.Thread thread = profile.threads().get(group.thread());
             if (thread.threadId() != null) {
                 sample.addAttributeIndices(dictionary.attribute(OtlpAttributes.THREAD_ID,
-                        ChunkTranslator.threadIdValue(thread.threadId()), null));
+                        ThreadAttributes.threadIdValue(thread.threadId()), null));
             }
             if (thread.name() != null) {
                 sample.addAttributeIndices(dictionary.attribute(OtlpAttributes.THREAD_NAME, thread.name()));
