@@ -51,7 +51,7 @@ class RefusedBodiesTest {
     @Test
     void anOverLimitBodySentSlowlyIsAnswered413OnceItHasBeenSent() {
         RelayClient client = new RelayClient(server.getURI());
-        RelayClient.Answer answer = client.postStream(PATH, () -> slowly(65 * MIB, MIB, 50), "X-Sentry-Auth", AUTH);
+        RelayClient.Answer answer = client.postStream(PATH, () -> slowly(65 * MIB, MIB, 10), "X-Sentry-Auth", AUTH);
         assertEquals(413, answer.status(), answer.raw());
         assertEquals("failed to read request body", answer.detail());
     }
