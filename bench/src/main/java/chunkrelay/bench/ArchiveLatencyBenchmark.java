@@ -2,17 +2,14 @@ package chunkrelay.bench;
 
 import chunkrelay.chunk.fixtures.Fixtures;
 import chunkrelay.chunk.fixtures.RecordedChunk;
+import chunkrelay.storage.ArchiveFixtures;
 import chunkrelay.storage.ArchiveKey;
 import chunkrelay.storage.ArchiveResult;
 import chunkrelay.storage.ArchiveSettings;
 import chunkrelay.storage.ChunkArchive;
 import chunkrelay.storage.ChunkMetadata;
 import chunkrelay.storage.EmbeddedS3Server;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.http.apache5.Apache5HttpClient;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 
 import java.nio.file.Files;
@@ -55,7 +52,7 @@ public final class ArchiveLatencyBenchmark {
 
     private static void run(String backend, EmbeddedS3Server server, byte[] sentry, byte[] otlp, int n)
             throws Exception {
-        try (server; S3Client s3 = rawClient(server)) {
+        try (server; S3Client s3 = ArchiveFixtures.rawClient(server)) {
             ArchiveSettings settings = server.applyTo(ArchiveSettings.defaults()).withBucket("bench");
             s3.createBucket(b -> b.bucket("bench"));
             try (ChunkArchive archive = new ChunkArchive(settings, Clock.systemUTC())) {
@@ -84,18 +81,6 @@ public final class ArchiveLatencyBenchmark {
                         backend, 1000.0 / parallel, parallel);
             }
         }
-    }
-
-    /** A client of the embedded server as any S3 user has one, for the floor. */
-    private static S3Client rawClient(EmbeddedS3Server server) {
-        return S3Client.builder()
-                .httpClientBuilder(Apache5HttpClient.builder())
-                .endpointOverride(server.endpoint())
-                .forcePathStyle(true)
-                .region(Region.US_EAST_1)
-                .credentialsProvider(StaticCredentialsProvider.create(
-                        AwsBasicCredentials.create(server.accessKey(), server.secretKey())))
-                .build();
     }
 
     /** Archives chunk {@code id} as the relay does: its Sentry form, then the OTLP form derived from it. */

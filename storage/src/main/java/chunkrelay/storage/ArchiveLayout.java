@@ -1,5 +1,8 @@
 package chunkrelay.storage;
 
+import java.time.LocalDate;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -27,6 +30,8 @@ public final class ArchiveLayout {
     public static final String UPSTREAM_SPOOL_CLAIMS = "upstream-spool-claims/";
     /** The lease of the retention sweep, held by one replica at a time. */
     public static final String RETENTION_LEASE = "retention/sweep-";
+    /** The folders of no project, whose objects expire by when they were written. */
+    public static final List<String> RELAY_FOLDERS = List.of(UPSTREAM_SPOOL, UPSTREAM_SPOOL_CLAIMS);
 
     /**
      * The folders that hold a project's objects by day, {@code {folder}{project}/{yyyy-mm-dd}/...}, in the order a
@@ -36,5 +41,18 @@ public final class ArchiveLayout {
     public static final List<String> PROJECT_DAY_FOLDERS = List.of(INDEX, ROLLUPS, LATE, QUARANTINE, "");
 
     private ArchiveLayout() {
+    }
+
+    /** The {@code yyyy-mm-dd} folders one level below {@code prefix}, oldest first; other folders are not ours. */
+    public static List<LocalDate> dayFolders(ObjectStore store, String prefix) {
+        List<LocalDate> days = new ArrayList<>();
+        for (String folder : store.listFolders(prefix)) {
+            try {
+                days.add(LocalDate.parse(folder));
+            } catch (DateTimeParseException notADay) {
+                // left alone
+            }
+        }
+        return days;
     }
 }

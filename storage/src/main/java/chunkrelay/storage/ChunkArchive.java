@@ -1,7 +1,5 @@
 package chunkrelay.storage;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
 import java.nio.charset.StandardCharsets;
@@ -41,7 +39,6 @@ public final class ChunkArchive implements AutoCloseable {
     private static final String PROTOBUF = "application/x-protobuf";
     private static final String MARKER = "text/plain; charset=utf-8";
 
-    private static final Logger LOG = LoggerFactory.getLogger(ChunkArchive.class);
 
     private final ObjectStore store;
     private final boolean ownsStore;
@@ -153,15 +150,7 @@ public final class ChunkArchive implements AutoCloseable {
     /** The days that hold chunks of a project (its day folders), oldest first. */
     public List<LocalDate> listDays(String projectId) {
         ArchiveKey.checkPart("project id", projectId);
-        List<LocalDate> days = new ArrayList<>();
-        for (String folder : store.listFolders(projectId + "/")) {
-            try {
-                days.add(LocalDate.parse(folder));
-            } catch (java.time.format.DateTimeParseException notADay) {
-                LOG.debug("not a day folder under project {}: {}", projectId, folder);
-            }
-        }
-        return days;
+        return ArchiveLayout.dayFolders(store, projectId + "/");
     }
 
     /** The project ids that have objects in the archive (the top-level folders that are numbers). */

@@ -191,15 +191,7 @@ public final class ChunkTimeIndex {
 
     /** The days of a project that have index entries, oldest first. */
     public List<LocalDate> days(String projectId) {
-        List<LocalDate> days = new ArrayList<>();
-        for (String folder : store.listFolders(ArchiveLayout.INDEX + projectId + "/")) {
-            try {
-                days.add(LocalDate.parse(folder));
-            } catch (RuntimeException notADay) {
-                // not ours
-            }
-        }
-        return days;
+        return ArchiveLayout.dayFolders(store, ArchiveLayout.INDEX + projectId + "/");
     }
 
     /** The minutes of a project's day that chunks start in, oldest first (Unix nanoseconds). */

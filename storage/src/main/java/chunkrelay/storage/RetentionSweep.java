@@ -28,7 +28,7 @@ import java.util.function.Function;
  *   than the retention is deleted, so a chunk uploaded late for an old day waits out its retention from its upload;
  *   </li>
  *   <li>the span log's days go once older than the shorter of the project's retention and {@code spanLogUse};</li>
- *   <li>objects of the relay-wide folders (the upstream spool and its claims) go once written longer ago than the
+ *   <li>objects of the relay-wide folders ({@link ArchiveLayout#RELAY_FOLDERS}) go once written longer ago than the
  *   relay-wide retention.</li>
  * </ul>
  *
@@ -51,12 +51,10 @@ public final class RetentionSweep {
      *
      * @param projectRetention a project's retention by its id; zero keeps forever
      * @param relayRetention   the retention of objects of no project (the relay-wide folders); zero keeps forever
-     * @param spanLog          the span log's folder, {@code {spanLog}{project}/{profiler}/{yyyy-mm-dd}/...}
-     * @param spanLogUse       how long the span log is of use (linking chunks derived late); shorter retentions win
-     * @param relayFolders     folders of no project whose objects expire by when they were written
+     * @param spanLogUse       how long the span log ({@link ArchiveLayout#SPANS}) is of use (linking chunks derived
+     *                         late); shorter retentions win
      */
-    public record Rules(Function<String, Duration> projectRetention, Duration relayRetention, String spanLog,
-                        Duration spanLogUse, List<String> relayFolders) {
+    public record Rules(Function<String, Duration> projectRetention, Duration relayRetention, Duration spanLogUse) {
     }
 
     /** Told of each deleted object; {@code project} is null for relay-wide objects. */
@@ -130,7 +128,7 @@ public final class RetentionSweep {
             for (String project : store.listFolders(folder)) {
                 if (project.matches(NUMBER)) {
                     days.computeIfAbsent(project, p -> new TreeSet<>())
-                            .addAll(dates(store.listFolders(folder + project + "/")));
+                            .addAll(ArchiveLayout.dayFolders(store, folder + project + "/"));
                 }
             }
         }
@@ -160,18 +158,18 @@ public final class RetentionSweep {
         return kept;
     }
 
-    /** The span log's days past their use: {@code {spanLog}{project}/{profiler}/{day}/...}. */
+    /** The span log's days past their use: {@code spans/{project}/{profiler}/{day}/...}. */
     private void sweepSpanLog(Instant now) {
-        for (String project : store.listFolders(rules.spanLog())) {
+        for (String project : store.listFolders(ArchiveLayout.SPANS)) {
             if (!project.matches(NUMBER)) {
                 continue;
             }
             Duration retention = rules.projectRetention().apply(project);
             Duration use = retention.isZero() || retention.compareTo(rules.spanLogUse()) > 0
                     ? rules.spanLogUse() : retention;
-            String projectFolder = rules.spanLog() + project + "/";
+            String projectFolder = ArchiveLayout.SPANS + project + "/";
             for (String profiler : store.listFolders(projectFolder)) {
-                for (LocalDate day : dates(store.listFolders(projectFolder + profiler + "/"))) {
+                for (LocalDate day : ArchiveLayout.dayFolders(store, projectFolder + profiler + "/")) {
                     if (isDue(day, use, now)) {
                         store.list(projectFolder + profiler + "/" + day + "/").stream()
                                 .filter(o -> !o.lastModified().plus(use).isAfter(now))
@@ -186,7 +184,7 @@ public final class RetentionSweep {
         if (rules.relayRetention().isZero()) {
             return;
         }
-        for (String folder : rules.relayFolders()) {
+        for (String folder : ArchiveLayout.RELAY_FOLDERS) {
             store.list(folder).stream()
                     .filter(o -> !o.lastModified().plus(rules.relayRetention()).isAfter(now))
                     .forEach(o -> delete(null, o));
@@ -202,18 +200,6 @@ public final class RetentionSweep {
     private static boolean isDue(LocalDate day, Duration retention, Instant now) {
         return !retention.isZero()
                 && !day.plusDays(1).atStartOfDay(ZoneOffset.UTC).toInstant().plus(retention).isAfter(now);
-    }
-
-    private static List<LocalDate> dates(List<String> folders) {
-        List<LocalDate> dates = new ArrayList<>();
-        for (String folder : folders) {
-            try {
-                dates.add(LocalDate.parse(folder));
-            } catch (DateTimeParseException notADay) {
-                // not the relay's: left alone
-            }
-        }
-        return dates;
     }
 
     /** The objects deleted together: a chunk's stem (its last segment up to the first dot), else the object alone. */

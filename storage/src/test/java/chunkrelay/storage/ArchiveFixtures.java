@@ -18,8 +18,11 @@ import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** Entries made of recorded SDK chunks, and a plain S3 client to look at what the archive wrote. */
-final class ArchiveFixtures {
+/**
+ * Entries made of recorded SDK chunks, and a plain S3 client to look at what the archive wrote (shared with the
+ * modules that use this test jar).
+ */
+public final class ArchiveFixtures {
     static final LocalDate DAY = LocalDate.of(2026, 11, 21);
     private static final AtomicInteger BUCKETS = new AtomicInteger();
 
@@ -69,7 +72,8 @@ final class ArchiveFixtures {
         return entry("42", DAY, n);
     }
 
-    static S3Client rawClient(EmbeddedS3Server server) {
+    /** A client of the embedded server as any S3 user has one. */
+    public static S3Client rawClient(EmbeddedS3Server server) {
         return S3Client.builder()
                 .httpClientBuilder(Apache5HttpClient.builder())
                 .endpointOverride(server.endpoint())

@@ -46,7 +46,7 @@ class RetentionSweepTest {
 
     private RetentionSweep sweep(Map<String, Duration> overrides, RetentionSweep.Deletions deletions) {
         return new RetentionSweep(store, new RetentionSweep.Rules(p -> overrides.getOrDefault(p, RETENTION),
-                RETENTION, "spans/", Duration.ofDays(2), List.of("upstream-spool/", "upstream-spool-claims/")),
+                RETENTION, Duration.ofDays(2)),
                 clock, deletions);
     }
 

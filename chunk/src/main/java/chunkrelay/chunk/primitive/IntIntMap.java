@@ -17,33 +17,32 @@ public final class IntIntMap {
 
     /** The value of {@code key}, or -1 when absent. */
     public int get(int key) {
-        int mask = keys.length - 1;
-        for (int slot = mix(key) & mask; ; slot = (slot + 1) & mask) {
-            if (values[slot] < 0) {
-                return -1;
-            }
-            if (keys[slot] == key) {
-                return values[slot];
-            }
-        }
+        return values[slotOf(key)];
     }
 
     public void put(int key, int value) {
+        growForOneMore();
+        int slot = slotOf(key);
+        if (values[slot] < 0) {
+            keys[slot] = key;
+            size++;
+        }
+        values[slot] = value;
+    }
+
+    /** The slot that holds {@code key}, or the empty slot where it would go (linear probing). */
+    private int slotOf(int key) {
+        int mask = keys.length - 1;
+        int slot = mix(key) & mask;
+        while (values[slot] >= 0 && keys[slot] != key) {
+            slot = (slot + 1) & mask;
+        }
+        return slot;
+    }
+
+    private void growForOneMore() {
         if ((size + 1) * 2 > keys.length) {
             grow();
-        }
-        int mask = keys.length - 1;
-        for (int slot = mix(key) & mask; ; slot = (slot + 1) & mask) {
-            if (values[slot] < 0) {
-                keys[slot] = key;
-                values[slot] = value;
-                size++;
-                return;
-            }
-            if (keys[slot] == key) {
-                values[slot] = value;
-                return;
-            }
         }
     }
 

@@ -17,52 +17,45 @@ public final class LongIntMap {
 
     /** The value of {@code key}, or -1 when absent. */
     public int get(long key) {
-        int mask = keys.length - 1;
-        for (int slot = mix(key) & mask; ; slot = (slot + 1) & mask) {
-            if (values[slot] < 0) {
-                return -1;
-            }
-            if (keys[slot] == key) {
-                return values[slot];
-            }
-        }
+        return values[slotOf(key)];
     }
 
     public void put(long key, int value) {
-        if ((size + 1) * 2 > keys.length) {
-            grow();
+        growForOneMore();
+        int slot = slotOf(key);
+        if (values[slot] < 0) {
+            keys[slot] = key;
+            size++;
         }
-        int mask = keys.length - 1;
-        for (int slot = mix(key) & mask; ; slot = (slot + 1) & mask) {
-            if (values[slot] < 0) {
-                keys[slot] = key;
-                values[slot] = value;
-                size++;
-                return;
-            }
-            if (keys[slot] == key) {
-                values[slot] = value;
-                return;
-            }
-        }
+        values[slot] = value;
     }
 
     /** The value of {@code key} when present; otherwise puts {@code value} and returns -1, in one probe. */
     public int putIfAbsent(long key, int value) {
+        growForOneMore();
+        int slot = slotOf(key);
+        if (values[slot] >= 0) {
+            return values[slot];
+        }
+        keys[slot] = key;
+        values[slot] = value;
+        size++;
+        return -1;
+    }
+
+    /** The slot that holds {@code key}, or the empty slot where it would go (linear probing). */
+    private int slotOf(long key) {
+        int mask = keys.length - 1;
+        int slot = mix(key) & mask;
+        while (values[slot] >= 0 && keys[slot] != key) {
+            slot = (slot + 1) & mask;
+        }
+        return slot;
+    }
+
+    private void growForOneMore() {
         if ((size + 1) * 2 > keys.length) {
             grow();
-        }
-        int mask = keys.length - 1;
-        for (int slot = mix(key) & mask; ; slot = (slot + 1) & mask) {
-            if (values[slot] < 0) {
-                keys[slot] = key;
-                values[slot] = value;
-                size++;
-                return -1;
-            }
-            if (keys[slot] == key) {
-                return values[slot];
-            }
         }
     }
 

@@ -6,7 +6,6 @@ import chunkrelay.storage.EmbeddedS3Server;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micronaut.context.annotation.Value;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpHeaders;
 import io.micronaut.http.HttpStatus;
@@ -14,7 +13,6 @@ import jakarta.inject.Singleton;
 
 import java.io.File;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -33,14 +31,11 @@ import java.util.Optional;
 public class DiskGuard {
     private final File directory;
     private final long minFreeBytes;
-    private final long retryAfterSeconds;
     private final Counter refusals;
 
-    public DiskGuard(@Nullable EmbeddedS3Server embedded, EmbeddedStorageConfig config,
-                     @Value("${relay.limits.retry-after:5s}") Duration retryAfter, MeterRegistry meters) {
+    public DiskGuard(@Nullable EmbeddedS3Server embedded, EmbeddedStorageConfig config, MeterRegistry meters) {
         this.directory = embedded == null ? null : embedded.directory().map(Path::toFile).orElse(null);
         this.minFreeBytes = config.minFreeDiskBytes();
-        this.retryAfterSeconds = Math.max(1, retryAfter.toSeconds());
         this.refusals = meters.counter("relay.disk.guard.refusals");
         if (directory != null) {
             Gauge.builder("relay.disk.free", directory, File::getUsableSpace).baseUnit("bytes")
@@ -61,8 +56,11 @@ public class DiskGuard {
         return directory == null ? "" : directory.toString();
     }
 
-    /** The answer to an envelope while below the minimum: 503, retry later; empty while there is room. */
-    public Optional<RelayError> refusal() {
+    /**
+     * The answer to an envelope while below the minimum: 503 with the ingest's {@code Retry-After}; empty while there
+     * is room.
+     */
+    public Optional<RelayError> refusal(long retryAfterSeconds) {
         long free = freeBytes();
         if (directory == null || free >= minFreeBytes) {
             return Optional.empty();

@@ -29,7 +29,7 @@ public class ChunkMemoryBudget {
     public ChunkMemoryBudget(RelayLimits limits) {
         this.units = new Semaphore((int) Math.min(Integer.MAX_VALUE, budgetBytes(limits) / UNIT));
         this.chunkWorkingSetFactor = Math.max(1.0, limits.chunkWorkingSetFactor());
-        this.retryAfterSeconds = Math.max(1, limits.retryAfter().toSeconds());
+        this.retryAfterSeconds = limits.retryAfterSeconds();
     }
 
     static long budgetBytes(RelayLimits limits) {

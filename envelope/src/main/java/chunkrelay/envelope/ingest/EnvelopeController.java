@@ -86,7 +86,7 @@ public class EnvelopeController {
             } else if (!workers.hasRoom()) {
                 refusal = workers.busy();
             } else {
-                refusal = diskGuard.refusal().orElse(null);
+                refusal = diskGuard.refusal(limits.retryAfterSeconds()).orElse(null);
             }
         } catch (RelayError e) {
             refusal = e;

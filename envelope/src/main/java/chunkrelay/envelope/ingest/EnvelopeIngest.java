@@ -68,7 +68,7 @@ public class EnvelopeIngest {
         this.rateLimiter = rateLimiter;
         this.upstream = upstream;
         this.spans = spans;
-        this.retryAfterSeconds = Long.toString(Math.max(1, limits.retryAfter().toSeconds()));
+        this.retryAfterSeconds = Long.toString(limits.retryAfterSeconds());
     }
 
     /**

@@ -33,7 +33,7 @@ public class IngestWorkers {
     public IngestWorkers(RelayLimits limits) {
         int threads = limits.workerThreads();
         this.queueCapacity = Math.max(1, limits.workerQueue());
-        this.retryAfterSeconds = Math.max(1, limits.retryAfter().toSeconds());
+        this.retryAfterSeconds = limits.retryAfterSeconds();
         AtomicInteger counter = new AtomicInteger();
         this.executor = new ThreadPoolExecutor(threads, threads, 0, TimeUnit.MILLISECONDS,
                 new ArrayBlockingQueue<>(queueCapacity), runnable -> {

@@ -40,6 +40,11 @@ public record RelayLimits(
         @Bindable(defaultValue = "5s") Duration retryAfter) {
 
 
+    /** The {@code Retry-After} of a 503, in whole seconds, at least one. */
+    public long retryAfterSeconds() {
+        return Math.max(1, retryAfter.toSeconds());
+    }
+
     public int workerThreads() {
         return workers > 0 ? workers : Runtime.getRuntime().availableProcessors();
     }

@@ -22,7 +22,6 @@ import org.slf4j.LoggerFactory;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.Executors;
@@ -79,8 +78,7 @@ public class ArchiveRetention implements ApplicationEventListener<ServerStartupE
         Counter objects = meters.counter("relay.retention.deleted.objects");
         Counter bytes = meters.counter("relay.retention.deleted.bytes");
         this.sweep = new RetentionSweep(store, new RetentionSweep.Rules(
-                project -> retentionOf(projects, project), defaultRetention, ArchiveLayout.SPANS, SPAN_LOG_USE,
-                List.of(ArchiveLayout.UPSTREAM_SPOOL, ArchiveLayout.UPSTREAM_SPOOL_CLAIMS)), clock,
+                project -> retentionOf(projects, project), defaultRetention, SPAN_LOG_USE), clock,
                 (project, size) -> {
                     objects.increment();
                     bytes.increment(size);

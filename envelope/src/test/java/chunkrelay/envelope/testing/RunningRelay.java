@@ -1,6 +1,7 @@
 package chunkrelay.envelope.testing;
 
 import chunkrelay.retry.TestClock;
+import chunkrelay.storage.ArchiveFixtures;
 import chunkrelay.storage.ArchiveLayout;
 import chunkrelay.storage.ArchiveSettings;
 import chunkrelay.storage.ArchivedChunk;
@@ -8,9 +9,6 @@ import chunkrelay.storage.ChunkArchive;
 import chunkrelay.storage.EmbeddedS3Server;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.runtime.server.EmbeddedServer;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
@@ -92,11 +90,7 @@ public final class RunningRelay implements AutoCloseable {
     }
 
     public static Map<String, String> objects(EmbeddedS3Server s3) {
-        try (S3Client client = S3Client.builder().endpointOverride(s3.endpoint()).forcePathStyle(true)
-                .region(Region.of(ArchiveSettings.DEFAULT_REGION))
-                .credentialsProvider(StaticCredentialsProvider.create(
-                        AwsBasicCredentials.create(s3.accessKey(), s3.secretKey())))
-                .build()) {
+        try (S3Client client = ArchiveFixtures.rawClient(s3)) {
             Map<String, String> objects = new TreeMap<>();
             for (S3Object object : client.listObjectsV2Paginator(b -> b.bucket(BUCKET)).contents()) {
                 if (!object.key().startsWith(ArchiveLayout.RETENTION_LEASE)) {
