@@ -6,7 +6,9 @@ import chunkrelay.chunk.ChunkProcessor;
 import chunkrelay.chunk.ProfileChunk;
 import chunkrelay.envelope.archive.ArchivedMetadata;
 import chunkrelay.envelope.archive.RelayVersion;
+import chunkrelay.envelope.rollups.OpenMinutes;
 import chunkrelay.envelope.rollups.RollupBuilds;
+import chunkrelay.envelope.rollups.RollupConfig;
 import chunkrelay.envelope.testing.FleetChunks;
 import chunkrelay.envelope.views.RangeReader;
 import chunkrelay.envelope.views.ViewsConfig;
@@ -23,6 +25,7 @@ import chunkrelay.translate.TranslationContext;
 import chunkrelay.translate.view.Rollup;
 import chunkrelay.translate.view.RollupCodec;
 import chunkrelay.translate.view.RollupShift;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 import java.nio.file.Path;
 import java.time.Clock;
@@ -62,6 +65,8 @@ final class FleetArchive implements AutoCloseable {
             FleetChunks.Sampling.EVERY_THREAD_SKEWED, 0xc0ffee00L));
     /** No cap on chunks read whole: the raw path must be able to read the hour. */
     private static final ViewsConfig UNCAPPED = new ViewsConfig(true, "", Integer.MAX_VALUE);
+    private static final RollupConfig ROLLUPS = new RollupConfig(true, Duration.ofSeconds(45), Duration.ofSeconds(10),
+            Duration.ofDays(1), 0);
 
     private final EmbeddedS3Server s3;
     private final ObjectStore store;
@@ -70,6 +75,7 @@ final class FleetArchive implements AutoCloseable {
     private final ChunkTimeIndex index;
     private final RollupObjects rollups;
     private final RollupBuilds builds;
+    private final OpenMinutes noOpenMinutes;
     private final RollupBuilds noRollups;
     /** The hour ingested (Unix nanoseconds). */
     final long hour;
@@ -89,11 +95,14 @@ final class FleetArchive implements AutoCloseable {
         rollups = new RollupObjects(store);
         builds = new RollupBuilds(archive, index, rollups);
         noRollups = new RollupBuilds(archive, index, new RollupObjects(noRollupStore));
+        // an archive written before the bench: no minute of it is open in this process
+        noOpenMinutes = new OpenMinutes(archive, index, ROLLUPS, Clock.fixed(Instant.EPOCH, ZoneOffset.UTC),
+                new SimpleMeterRegistry());
     }
 
     /** The reader of the relay's views, with rollups or without any (every chunk read whole). */
     RangeReader reader(boolean withRollups) {
-        return new RangeReader(archive, index, withRollups ? builds : noRollups, UNCAPPED);
+        return new RangeReader(archive, index, withRollups ? builds : noRollups, noOpenMinutes, ROLLUPS, UNCAPPED);
     }
 
     /** Generates, translates and archives the hour's chunks on two threads; how many. */

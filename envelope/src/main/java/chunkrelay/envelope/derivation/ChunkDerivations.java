@@ -9,6 +9,7 @@ import chunkrelay.envelope.forward.ChunkForwarder;
 import chunkrelay.envelope.links.LinkedSpans;
 import chunkrelay.envelope.links.LinksConfig;
 import chunkrelay.envelope.recovery.UnderivedSearch;
+import chunkrelay.envelope.rollups.OpenMinutes;
 import chunkrelay.envelope.schedule.DueWork;
 import chunkrelay.storage.ArchiveKey;
 import chunkrelay.storage.ArchiveResult;
@@ -80,19 +81,23 @@ public class ChunkDerivations {
     private final AtomicLong pendingBytes = new AtomicLong();
     private final OtlpForms forms;
     private final UnderivedSearch search;
+    private final OpenMinutes openMinutes;
     private volatile boolean stopping;
     /** A chunk could not be derived at stop: the heartbeat stays, so that a peer searches for it. */
     private volatile boolean leftAtStop;
 
     /** A chunk waiting for its window; {@code prepared} is null when it is to be read back from the archive. */
-    private record Pending(long projectId, ArchiveKey key, PreparedChunk prepared, long bytes) {
+    private record Pending(long projectId, ArchiveKey key, PreparedChunk prepared, long bytes,
+                           long firstSampleNanos, long lastSampleNanos) {
     }
 
     @Inject
     public ChunkDerivations(LinksConfig config, ChunkArchive archive, ChunkProcessor processor,
                             ChunkTranslator translator, LinkedSpans spans, ChunkForwarder forwarder,
-                            ProjectRegistry projects, RelayVersion version, MeterRegistry meters, Clock clock) {
+                            ProjectRegistry projects, RelayVersion version, OpenMinutes openMinutes,
+                            MeterRegistry meters, Clock clock) {
         this.config = config;
+        this.openMinutes = openMinutes;
         this.archive = archive;
         this.forwarder = forwarder;
         this.meters = meters;
@@ -191,8 +196,10 @@ public class ChunkDerivations {
             prepared = null;
             bytes = 0;
         }
-        Pending waiting = new Pending(projectId, key, prepared, bytes);
+        Pending waiting = new Pending(projectId, key, prepared, bytes, chunk.firstSampleNanos(),
+                chunk.lastSampleNanos());
         pending.put(key.stem(), waiting);
+        openMinutes.waiting(key, chunk.firstSampleNanos(), chunk.lastSampleNanos());
         due.at(receivedAt.plus(config.window()), () -> deriveWaiting(waiting, "window"));
         startHandingOut();
     }
@@ -202,7 +209,7 @@ public class ChunkDerivations {
      * answer follows both forms. A derivation the archive fails waits like any other, read back when retried.
      */
     private void deriveAtReceipt(long projectId, ArchiveKey key, ProfileChunk chunk, Map<String, String> metadata) {
-        Pending waiting = new Pending(projectId, key, null, 0);
+        Pending waiting = new Pending(projectId, key, null, 0, chunk.firstSampleNanos(), chunk.lastSampleNanos());
         pending.put(key.stem(), waiting);
         deriveWaiting(waiting, "window", () -> store(key,
                 ChunkStages.timed(meters, "translate", () -> forms.translated(projectId, chunk, metadata)),
@@ -246,6 +253,7 @@ public class ChunkDerivations {
     private void release(Pending waiting) {
         if (pending.remove(waiting.key().stem(), waiting)) {
             pendingBytes.addAndGet(-waiting.bytes());
+            openMinutes.released(waiting.key(), waiting.firstSampleNanos(), waiting.lastSampleNanos());
         }
     }
 
@@ -274,6 +282,9 @@ public class ChunkDerivations {
             return;
         }
         LinkMeters.record(meters, derived.linked(), derived.unlinked(), derived.ambiguous());
+        // the views of the newest minutes read it from there rather than from the archive
+        openMinutes.derived(key, derived.metadata(), derived.otlp() != null ? derived.otlp() : derived.stored(),
+                derived.otlp() == null);
         meters.counter("relay.chunks.derived", "when", when).increment();
         if (forward) {
             ChunkStages.timed(meters, "forward", () -> {

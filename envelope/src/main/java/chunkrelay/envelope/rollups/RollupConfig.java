@@ -8,15 +8,26 @@ import java.time.Duration;
 /**
  * The index by time and the rollups built from it, {@code relay.rollups.*}.
  *
- * @param enabled  off: this relay builds no rollups (it still indexes chunks and reads rollups others built)
- * @param delay    how long after a minute ends its rollup is built: longer than the link window, so that the
- *                 minute's chunks are derived by then
- * @param interval how often the builder looks for settled minutes and late chunks
- * @param lookback how far back a starting relay looks for minutes left without a rollup
+ * @param enabled      off: this relay builds no rollups (it still indexes chunks and reads rollups others built)
+ * @param delay        how long after a minute ends its rollup is built: longer than the link window, so that the
+ *                     minute's chunks are derived by then
+ * @param interval     how often the builder looks for settled minutes and late chunks
+ * @param lookback     how far back a starting relay looks for minutes left without a rollup
+ * @param openMaxBytes bytes the partial rollups of the open minutes may hold (0: a tenth of the heap); beyond it
+ *                     chunks are left out of them and a query reads them whole
  */
 @ConfigurationProperties("relay.rollups")
 public record RollupConfig(@Bindable(defaultValue = "true") boolean enabled,
                            @Bindable(defaultValue = "45s") Duration delay,
                            @Bindable(defaultValue = "10s") Duration interval,
-                           @Bindable(defaultValue = "1d") Duration lookback) {
+                           @Bindable(defaultValue = "1d") Duration lookback,
+                           @Bindable(defaultValue = "0") long openMaxBytes) {
+
+    /**
+     * A tenth of the heap by default: a 20-chunk-a-second fleet's three open minutes hold about ... MB
+     * (see docs/performance.md), 60 MB at the shipped container's 600 MiB heap.
+     */
+    public long openMaxBytesLimit() {
+        return openMaxBytes > 0 ? openMaxBytes : Runtime.getRuntime().maxMemory() / 10;
+    }
 }

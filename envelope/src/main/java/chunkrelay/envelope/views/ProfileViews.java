@@ -98,9 +98,9 @@ public class ProfileViews {
     }
 
     /**
-     * The range of a project's newest chunks: the hour before the last sample of the chunks that started in its
-     * newest indexed minute or the two before (a chunk started earlier may end later); empty when the project has
-     * none. Costs a listing of its days, of the newest day's minutes and of those minutes.
+     * The range of a project's newest chunks: the hour (from the start of its first minute) before the last sample of
+     * the chunks that started in its newest indexed minute or the two before (a chunk started earlier may end later);
+     * empty when the project has none. Costs a listing of its days, of the newest day's minutes and of those minutes.
      */
     public Optional<Range> newestRange(long project) {
         String id = Long.toString(project);
@@ -117,10 +117,9 @@ public class ProfileViews {
                     }
                 }
                 if (end != Long.MIN_VALUE) {
-                    long start = end - ViewQuery.DEFAULT_RANGE.toNanos();
                     // whole seconds, as a person types them; the end is exclusive, so one past the last sample's second
-                    return Optional.of(new Range(Instant.ofEpochSecond(Math.floorDiv(start, 1_000_000_000L)),
-                            Instant.ofEpochSecond(Math.floorDiv(end, 1_000_000_000L) + 1)));
+                    Instant to = Instant.ofEpochSecond(Math.floorDiv(end, 1_000_000_000L) + 1);
+                    return Optional.of(new Range(ViewQuery.defaultStart(to), to));
                 }
             }
         }

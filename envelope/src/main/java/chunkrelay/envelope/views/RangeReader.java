@@ -1,6 +1,9 @@
 package chunkrelay.envelope.views;
 
+import chunkrelay.envelope.errors.RelayError;
+import chunkrelay.envelope.rollups.OpenMinutes;
 import chunkrelay.envelope.rollups.RollupBuilds;
+import chunkrelay.envelope.rollups.RollupConfig;
 import chunkrelay.storage.ArchiveKey;
 import chunkrelay.storage.ChunkArchive;
 import chunkrelay.storage.ChunkMetadata;
@@ -14,6 +17,7 @@ import chunkrelay.translate.view.Rollup;
 import chunkrelay.translate.view.TimeGrid;
 import chunkrelay.translate.view.ViewFilter;
 import com.google.protobuf.InvalidProtocolBufferException;
+import io.micronaut.http.HttpStatus;
 import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
 import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;
@@ -36,10 +40,18 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Answers a range from the bucket: whole days, hours and minutes from their rollups where they are built and their
- * ticks fit the timeline's steps, the rest (the range's ragged edges, minutes not settled yet, and every sample of a
- * trace or span filter) from the derived chunks the index lists for those minutes; a late chunk that a rollup read
- * does not hold is added from its chunk. Sums of counts are associative, so the answer is the one the chunks give.
- * Raw chunk reads are bounded by {@code relay.views.max-chunks}; memory holds the merged answer, not the chunks.
+ * ticks fit the timeline's steps, minutes not settled yet from this relay's partial rollups of them
+ * ({@link OpenMinutes}), the rest (the range's ragged edges, and every sample of a trace or span filter) from the
+ * derived chunks the index lists for those minutes; a late chunk that a rollup read does not hold, and a chunk of an
+ * open minute its partial does not hold, is added from its chunk. A minute at an edge is taken from its rollup or
+ * partial when every sample that holds lies in the range (a range that ends now). Sums of counts are associative,
+ * so the answer is the one the chunks give.
+ *
+ * <p>Chunks read whole are bounded by {@code relay.views.max-chunks}, counted apart by whose doing they are: reads
+ * the question asks for (edges, trace filters, steps finer than a rollup's ticks) past it answer 400, saying what to
+ * narrow; reads the relay's own state causes (minutes whose rollups are still being built after a backfill, a
+ * restart or a reindex, late chunks not yet taken in) past it answer 503 with {@code Retry-After}, the builder's
+ * interval. Memory holds the merged answer, not the chunks.
  */
 @Singleton
 public class RangeReader {
@@ -50,14 +62,19 @@ public class RangeReader {
     private final ChunkArchive archive;
     private final ChunkTimeIndex index;
     private final RollupBuilds rollups;
+    private final OpenMinutes openMinutes;
+    private final RollupConfig rollupConfig;
     private final ViewsConfig config;
     /** Reads chunks for every query together: one thread per core, so queries cannot multiply threads. */
     private final ExecutorService pool;
 
-    public RangeReader(ChunkArchive archive, ChunkTimeIndex index, RollupBuilds rollups, ViewsConfig config) {
+    public RangeReader(ChunkArchive archive, ChunkTimeIndex index, RollupBuilds rollups, OpenMinutes openMinutes,
+                       RollupConfig rollupConfig, ViewsConfig config) {
         this.archive = archive;
         this.index = index;
         this.rollups = rollups;
+        this.openMinutes = openMinutes;
+        this.rollupConfig = rollupConfig;
         this.config = config;
         int threads = Runtime.getRuntime().availableProcessors();
         this.pool = new ThreadPoolExecutor(threads, threads, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(),
@@ -115,11 +132,17 @@ public class RangeReader {
     /**
      * The samples of a project that pass the filter, merged, counted on {@code grid} when it is not null.
      *
-     * @throws chunkrelay.envelope.errors.RelayError 400 when more than {@code relay.views.max-chunks} chunks would
-     *                                               be read whole
+     * @throws RelayError 400 when the question needs more than {@code relay.views.max-chunks} chunks read whole; 503
+     *                    with {@code Retry-After} when the rollups of the range are still being built and the chunks
+     *                    in their stead are more than that
      */
     public Answer merge(long project, ViewFilter filter, TimeGrid grid) {
         return new Reads(Long.toString(project), filter, grid).run();
+    }
+
+    /** Why a chunk is read whole: the question asks for it, or the relay has not rolled its minute up yet. */
+    private enum Cause {
+        ASKED, WAITING
     }
 
     /** The reads of one merge, with what it listed on the way. */
@@ -135,6 +158,7 @@ public class RangeReader {
         private final List<WholeChunk> wholeChunks = new ArrayList<>();
         private int rollupsRead;
         private int chunksRead;
+        private int askedReads;
 
         Reads(String project, ViewFilter filter, TimeGrid grid) {
             this.project = project;
@@ -156,19 +180,77 @@ public class RangeReader {
             long to = filter.toNanos();
             long firstWhole = Math.floorDiv(from + MINUTE - 1, MINUTE) * MINUTE;
             long lastWhole = ChunkTimeIndex.minuteOf(to);
-            if (filter.byLink() || firstWhole >= lastWhole) {
-                raw(from, to);
+            if (filter.byLink()) {
+                raw(from, to, Cause.ASKED);
+                return new Answer(null, rollupsRead, chunksRead);
+            }
+            // the late queue first: a late chunk absent from it now is in every rollup listed after
+            late = index.late(project);
+            if (firstWhole > lastWhole) {
+                edge(from, to);
             } else {
-                // the late queue first: a late chunk absent from it now is in every rollup listed after
-                late = index.late(project);
-                raw(from, firstWhole);
+                edge(from, firstWhole);
                 wholeMinutes(firstWhole, lastWhole);
-                raw(lastWhole, to);
+                edge(lastWhole, to);
             }
             return new Answer(null, rollupsRead, chunksRead);
         }
 
-        /** {@code [from, to)}, on minute bounds: the coarsest rollups that are built and fit, chunks elsewhere. */
+        /**
+         * {@code [from, to)} within one minute: from the minute's rollup, or its partial while it is open, when every
+         * sample that holds lies in the part; else from the chunks.
+         */
+        private void edge(long from, long to) {
+            if (from >= to) {
+                return;
+            }
+            long minute = ChunkTimeIndex.minuteOf(from);
+            if (fits(RollupTier.MINUTE)) {
+                RollupObjects.Version version = newest(RollupTier.MINUTE, minute);
+                Optional<Rollup> rollup = version == null ? Optional.empty() : rollups.read(version);
+                if (rollup.isPresent()) {
+                    if (merger.accepts(rollup.get())) {
+                        add(rollup.get(), RollupTier.MINUTE);
+                        return;
+                    }
+                } else if (open(minute, from, to)) {
+                    return;
+                }
+            }
+            raw(from, to, Cause.ASKED);
+        }
+
+        private void add(Rollup rollup, RollupTier tier) {
+            merger.add(rollup);
+            rollupsRead++;
+            addLateNotIn(rollup, tier);
+        }
+
+        /**
+         * Adds {@code [from, to)} of an open minute from this relay's partial of it, and the chunks it does not name
+         * from their chunks; false when there is no partial, or it holds samples outside the part.
+         */
+        private boolean open(long minute, long from, long to) {
+            Optional<OpenMinutes.Snapshot> open = openMinutes.snapshot(project, minute);
+            if (open.isEmpty() || (open.get().rollup() != null && !merger.accepts(open.get().rollup()))) {
+                return false;
+            }
+            if (open.get().rollup() != null) {
+                merger.add(open.get().rollup());
+                rollupsRead++;
+            }
+            for (ChunkTimeIndex.Entry entry : index.overlapping(project, minute)) {
+                if (!open.get().covers(entry) && entry.overlaps(from, to) && profilerPasses(entry.key())) {
+                    chunk(entry.key(), from, to, Cause.WAITING);
+                }
+            }
+            return true;
+        }
+
+        /**
+         * {@code [from, to)}, on minute bounds: the coarsest rollups that are built and fit, partials of open minutes,
+         * chunks elsewhere.
+         */
         private void wholeMinutes(long from, long to) {
             long rawFrom = -1;
             long t = from;
@@ -180,20 +262,31 @@ public class RangeReader {
                 if (next < 0) {
                     next = covered(RollupTier.MINUTE, t, to);
                 }
+                if (next < 0 && fits(RollupTier.MINUTE) && open(t, t, t + MINUTE)) {
+                    next = t + MINUTE;
+                }
                 if (next < 0) {
                     rawFrom = rawFrom < 0 ? t : rawFrom;
                     t += MINUTE;
                     continue;
                 }
                 if (rawFrom >= 0) {
-                    raw(rawFrom, t);
+                    unrolled(rawFrom, t);
                     rawFrom = -1;
                 }
                 t = next;
             }
             if (rawFrom >= 0) {
-                raw(rawFrom, to);
+                unrolled(rawFrom, to);
             }
+        }
+
+        /**
+         * Whole minutes no rollup or partial covers: the builder has not reached them yet, unless the timeline's
+         * steps are finer than a minute rollup's ticks, which the question chose.
+         */
+        private void unrolled(long from, long to) {
+            raw(from, to, fits(RollupTier.MINUTE) ? Cause.WAITING : Cause.ASKED);
         }
 
         /** Adds the rollup of the bucket of {@code tier} starting at {@code t}; its end, or -1 when it cannot. */
@@ -210,9 +303,7 @@ public class RangeReader {
             if (rollup.isEmpty() || !merger.accepts(rollup.get())) {
                 return -1;
             }
-            merger.add(rollup.get());
-            rollupsRead++;
-            addLateNotIn(rollup.get(), tier);
+            add(rollup.get(), tier);
             return end;
         }
 
@@ -240,7 +331,8 @@ public class RangeReader {
                 Set<String> included = tier == RollupTier.MINUTE ? rollup.included()
                         : includedIn(minute, rollup.minuteVersions().get(minute));
                 if (!included.contains(entry.name())) {
-                    chunk(entry.key(), minute, minute + MINUTE);
+                    chunk(entry.key(), Math.max(minute, filter.fromNanos()), Math.min(minute + MINUTE,
+                            filter.toNanos()), Cause.WAITING);
                 }
             }
         }
@@ -255,7 +347,7 @@ public class RangeReader {
         }
 
         /** Adds the samples of {@code [from, to)} from the chunks the index lists for it. */
-        private void raw(long from, long to) {
+        private void raw(long from, long to, Cause cause) {
             if (from >= to) {
                 return;
             }
@@ -267,7 +359,7 @@ public class RangeReader {
                 return true;
             });
             for (ArchiveKey key : chunks) {
-                chunk(key, from, to);
+                chunk(key, from, to, cause);
             }
         }
 
@@ -275,14 +367,26 @@ public class RangeReader {
          * Queues one chunk's samples of {@code [from, to)} to be read whole, within the cap; with a platform, release
          * or environment filter, only when its metadata (one HEAD) passes it, so that the cap counts what is merged.
          */
-        private void chunk(ArchiveKey key, long from, long to) {
+        private void chunk(ArchiveKey key, long from, long to, Cause cause) {
             if (byChunkAttributes && !archive.derivedMetadata(key).map(this::attributesPass).orElse(false)) {
                 return;
             }
-            if (++chunksRead > config.maxChunks()) {
+            chunksRead++;
+            // a relay that builds no rollups will not catch up: its unrolled minutes are as asked
+            boolean asked = cause == Cause.ASKED || !rollupConfig.enabled();
+            if (asked && ++askedReads > config.maxChunks()) {
                 throw ViewQuery.bad("the range needs more than " + config.maxChunks()
-                        + " chunks read whole (relay.views.max-chunks): those at its edges, in minutes not rolled up"
-                        + " yet, or all of them for a trace or span filter; narrow from/to or filter by profiler_id");
+                        + " chunks read whole (relay.views.max-chunks): those at its edges (start and end it on whole"
+                        + " minutes), all of them for a trace or span filter (give the trace's time), or all of them"
+                        + " for timeline steps finer than a second; narrow from/to or filter by profiler_id");
+            }
+            if (chunksRead > config.maxChunks()) {
+                // the builder's next round, at most a minute: by then a minute has settled or a round has built more
+                long seconds = Math.max(1, Math.min(60, rollupConfig.interval().toSeconds()));
+                throw new RelayError(HttpStatus.SERVICE_UNAVAILABLE, "the rollups of this range are not built yet"
+                        + " (the builder is catching up after a backfill, a restart or a reindex): answering now would"
+                        + " read more than " + config.maxChunks() + " chunks whole (relay.views.max-chunks); retry in "
+                        + seconds + " s", List.of(), Map.of("Retry-After", Long.toString(seconds)));
             }
             wholeChunks.add(new WholeChunk(key, from, to));
         }

@@ -26,12 +26,20 @@ import java.util.Locale;
  */
 public record ViewQuery(long project, Instant from, Instant to, String profilerId, String platform, String release,
                         String threadId, String traceId, String spanId, String environment) {
-    /** The range when none is given: the last hour. */
+    /** The range when none is given: the last hour, from the start of its first minute. */
     static final Duration DEFAULT_RANGE = Duration.ofHours(1);
 
     /**
+     * The start of the default range ending at {@code end}: the start of the minute an hour before it, so that the
+     * range's start lies on a rollup's bound and no chunk is read whole there, whatever the fleet's rate.
+     */
+    static Instant defaultStart(Instant end) {
+        return end.minus(DEFAULT_RANGE).truncatedTo(java.time.temporal.ChronoUnit.MINUTES);
+    }
+
+    /**
      * Reads a query from its text parameters; {@code from} and {@code to} are RFC 3339 times or Unix seconds, and
-     * default to the hour before {@code now}.
+     * default to the hour before {@code now} (from the start of its first minute).
      *
      * @throws RelayError 400 for a malformed parameter
      */
@@ -44,7 +52,7 @@ public record ViewQuery(long project, Instant from, Instant to, String profilerI
             throw bad("project must be a number, got '" + project + "'");
         }
         Instant end = to == null || to.isBlank() ? now : time("to", to);
-        Instant start = from == null || from.isBlank() ? end.minus(DEFAULT_RANGE) : time("from", from);
+        Instant start = from == null || from.isBlank() ? defaultStart(end) : time("from", from);
         if (!start.isBefore(end)) {
             throw bad("from (" + start + ") must be before to (" + end + ")");
         }

@@ -5,6 +5,7 @@ import chunkrelay.chunk.fixtures.RecordedChunk;
 import chunkrelay.chunk.fixtures.SdkRequest;
 import chunkrelay.chunk.testing.ChildJvm;
 import chunkrelay.envelope.Application;
+import chunkrelay.envelope.rollups.RollupBuilder;
 import chunkrelay.envelope.testing.RelayClient;
 import chunkrelay.envelope.testing.RunningRelay;
 import chunkrelay.storage.EmbeddedS3Server;
@@ -153,17 +154,34 @@ class ProfileViewsApiTest {
     }
 
     @Test
-    void aRangeOverTheChunkCapIsRefusedWith400() throws Exception {
+    void chunksTheQuestionReadsWholePastTheCapAre400AndRollupsNotBuiltYetAre503WithRetryAfter() throws Exception {
         try (EmbeddedS3Server s3 = EmbeddedS3Server.inMemory();
-             RunningRelay relay = RunningRelay.start(s3, Map.of("relay.views.max-chunks", "2"))) {
+             RunningRelay relay = RunningRelay.start(s3, Map.of("test.clock", "manual",
+                     "relay.views.max-chunks", "2"))) {
             replayAll(relay);
-            RelayClient.Answer refused = relay.client().get("/api/v1/projects/1/profile?" + RANGE);
-            assertEquals(400, refused.status());
-            assertEquals("the range needs more than 2 chunks read whole (relay.views.max-chunks): those at its edges,"
-                    + " in minutes not rolled up yet, or all of them for a trace or span filter; narrow from/to or"
-                    + " filter by profiler_id", refused.body().path("detail").asText());
-            assertEquals(200, relay.client().get("/api/v1/projects/1/profile?" + RANGE + "&platform=java")
-                    .status(), "two chunks pass");
+            // a trace filter reads every chunk of its range whole: the question's doing
+            RelayClient.Answer traced = relay.client().get("/api/v1/projects/1/profile?" + RANGE
+                    + "&trace_id=0123456789abcdef0123456789abcdef");
+            assertEquals(400, traced.status());
+            assertEquals("the range needs more than 2 chunks read whole (relay.views.max-chunks): those at its edges"
+                    + " (start and end it on whole minutes), all of them for a trace or span filter (give the trace's"
+                    + " time), or all of them for timeline steps finer than a second; narrow from/to or filter by"
+                    + " profiler_id", traced.body().path("detail").asText());
+
+            // the day's minutes are not rolled up yet (the builder runs on the test's clock, which stands): the
+            // relay's doing, so 503 until its next round
+            RelayClient.Answer waiting = relay.client().get("/api/v1/projects/1/profile?" + RANGE);
+            assertEquals(503, waiting.status());
+            assertEquals("10", waiting.headers().firstValue("Retry-After").orElseThrow());
+            assertEquals("the rollups of this range are not built yet (the builder is catching up after a backfill,"
+                    + " a restart or a reindex): answering now would read more than 2 chunks whole"
+                    + " (relay.views.max-chunks); retry in 10 s", waiting.body().path("detail").asText());
+
+            relay.bean(RollupBuilder.class).runOnce();
+            RelayClient.Answer built = relay.client().get("/api/v1/projects/1/profile?format=collapsed&" + RANGE);
+            assertEquals(200, built.status(), built.raw());
+            assertEquals(archivedSamples(relay), built.raw().lines()
+                    .mapToLong(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1))).sum(), "every sample");
         }
     }
 

@@ -136,6 +136,15 @@ public final class MergedProfile {
         return startNanos;
     }
 
+    /** The last sample's time; {@code Long.MIN_VALUE} when there is none. */
+    public long lastSampleNanos() {
+        long last = Long.MIN_VALUE;
+        for (SampleGroup group : samples) {
+            last = Math.max(last, group.lastNanos());
+        }
+        return last;
+    }
+
     /** The last sample's time plus its period. */
     public long endNanos() {
         return endNanos;

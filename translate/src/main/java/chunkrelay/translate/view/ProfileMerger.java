@@ -52,12 +52,16 @@ public final class ProfileMerger {
     }
 
     /**
-     * Whether a rollup can be added to this merger: its bucket lies within the filter's range and its ticks nest in
-     * the grid (when there is one), and the filter asks for nothing a rollup does not keep.
+     * Whether a rollup can be added to this merger: its bucket lies within the filter's range, or (a bucket at the
+     * range's edge, such as the minute now is in) every sample it holds does; and its ticks nest in the grid (when
+     * there is one).
      */
     public boolean accepts(Rollup rollup) {
-        return rollup.startNanos() >= filter.fromNanos() && rollup.endNanos() <= filter.toNanos()
-                && (grid == null || (rollup.profile().grid() != null && grid.nests(rollup.profile().grid())));
+        MergedProfile part = rollup.profile();
+        boolean bucketWithin = rollup.startNanos() >= filter.fromNanos() && rollup.endNanos() <= filter.toNanos();
+        boolean samplesWithin = part.startNanos() >= filter.fromNanos() && part.lastSampleNanos() < filter.toNanos();
+        return (bucketWithin || samplesWithin)
+                && (grid == null || (part.grid() != null && grid.nests(part.grid())));
     }
 
     /** Adds a rollup's samples that the filter lets through ({@link #accepts} must hold). */

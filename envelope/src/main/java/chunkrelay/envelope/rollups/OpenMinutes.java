@@ -1,0 +1,166 @@
+package chunkrelay.envelope.rollups;
+
+import chunkrelay.storage.ArchiveKey;
+import chunkrelay.storage.ChunkArchive;
+import chunkrelay.storage.ChunkMetadata;
+import chunkrelay.storage.ChunkTimeIndex;
+import chunkrelay.translate.view.Rollup;
+import com.google.protobuf.InvalidProtocolBufferException;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
+import jakarta.inject.Singleton;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The minutes whose rollup is not built yet (the newest two or three of a live fleet), merged on this relay as its
+ * chunks' OTLP forms are derived: one partial rollup per project and open minute, with the names of the chunks it
+ * holds and of those this relay holds in their link window. A range that reaches now is then answered from these
+ * and the settled rollups, reading whole only the chunks a partial does not name (derived by another replica, or
+ * before this relay started), whatever the fleet's rate.
+ *
+ * <p>Exact as the rollups are: a chunk is in a partial or read whole, never both, and a query uses a minute's
+ * partial only while the minute has no rollup. A chunk derived after its minute settled is left to the builder (and
+ * the late queue), as before. A partial stays {@value #KEEP_AFTER_SETTLED_SECONDS} s after its minute settles, time
+ * for the builder to write the minute's rollup, then is dropped. Memory: at most
+ * {@link RollupConfig#openMaxBytesLimit()} for all partials (estimated from their tables); past it chunks are left out of
+ * partials and read whole. Thread-safe: derivations add, queries read, each open minute behind its own lock.
+ */
+@Singleton
+public class OpenMinutes {
+    private static final long MINUTE = ChunkTimeIndex.MINUTE_NANOS;
+    private static final long KEEP_AFTER_SETTLED_SECONDS = 60;
+    /** How far ahead of the clock a chunk's minute may lie and still be merged: an SDK's clock that runs ahead. */
+    private static final long AHEAD_NANOS = 10 * MINUTE;
+
+    private final ChunkArchive archive;
+    private final ChunkTimeIndex index;
+    private final Clock clock;
+    private final long maxBytes;
+    private final Map<Key, OpenMinute> minutes = new ConcurrentHashMap<>();
+    private final AtomicLong heapBytes = new AtomicLong();
+
+    private record Key(String project, long minute) {
+    }
+
+    public OpenMinutes(ChunkArchive archive, ChunkTimeIndex index, RollupConfig config, Clock clock,
+                       MeterRegistry meters) {
+        this.archive = archive;
+        this.index = index;
+        this.clock = clock;
+        this.maxBytes = config.openMaxBytesLimit();
+        meters.gauge("relay.rollups.open.minutes", minutes, Map::size);
+        meters.gauge("relay.rollups.open.bytes", heapBytes, AtomicLong::get);
+    }
+
+    /** What a query reads of one open minute: its partial rollup (null while nothing is merged) and whom it names. */
+    public record Snapshot(Rollup rollup, Set<String> covered) {
+        /** Whether the chunk of an index entry is in the partial, or waiting in this relay for its window. */
+        public boolean covers(ChunkTimeIndex.Entry entry) {
+            return covered.contains(entry.name());
+        }
+    }
+
+    /** A chunk of this relay starts waiting for its link window: queries skip it in its open minutes until then. */
+    public void waiting(ArchiveKey key, long firstSampleNanos, long lastSampleNanos) {
+        forEachOpen(key, firstSampleNanos, lastSampleNanos, true, (minute, name) -> minute.waiting(name));
+    }
+
+    /**
+     * A chunk's OTLP form was written by this relay: merged into its open minutes (at once, or with the next few,
+     * in batches), unless the partials are over their memory budget.
+     *
+     * @param otlp       the {@code ExportProfilesServiceRequest} bytes, compressed by the archive when
+     *                   {@code compressed}
+     * @param metadata   the derived form's metadata (first and last sample, platform, release, environment)
+     */
+    public void derived(ArchiveKey key, Map<String, String> metadata, byte[] otlp, boolean compressed) {
+        if (!metadata.containsKey(ChunkMetadata.FIRST_SAMPLE_NS)) {
+            return; // no sample, no minute
+        }
+        long first = Long.parseLong(metadata.get(ChunkMetadata.FIRST_SAMPLE_NS));
+        long last = Long.parseLong(metadata.get(ChunkMetadata.LAST_SAMPLE_NS));
+        OpenMinute.Queued queued = new OpenMinute.Queued(otlp, compressed, metadata.get(ChunkMetadata.PLATFORM),
+                metadata.get(ChunkMetadata.RELEASE), metadata.get(ChunkMetadata.ENVIRONMENT));
+        boolean withinBudget = heapBytes.get() < maxBytes;
+        forEachOpen(key, first, last, withinBudget, (minute, name) -> {
+            if (withinBudget) {
+                heapBytes.addAndGet(minute.derived(name, queued, this::parse));
+            } else {
+                // left out of the partial: no longer named as waiting, so a query reads it whole
+                minute.released(name);
+            }
+        });
+    }
+
+    /** A chunk stops waiting without this relay deriving it (another replica did, or it failed). */
+    public void released(ArchiveKey key, long firstSampleNanos, long lastSampleNanos) {
+        forEachOpen(key, firstSampleNanos, lastSampleNanos, false, (minute, name) -> minute.released(name));
+    }
+
+    /** The partial of one open minute of a project, merged up to now; empty when this relay has none for it. */
+    public Optional<Snapshot> snapshot(String project, long minute) {
+        evictSettled();
+        OpenMinute open = minutes.get(new Key(project, minute));
+        if (open == null) {
+            return Optional.empty();
+        }
+        long before = open.heapBytes();
+        OpenMinute.Folded folded = open.fold(this::parse);
+        heapBytes.addAndGet(open.heapBytes() - before);
+        return Optional.of(new Snapshot(folded.rollup(), folded.covered()));
+    }
+
+    private interface MinuteAction {
+        void apply(OpenMinute minute, String name);
+    }
+
+    /** Applies an action to each open minute a chunk's samples reach, creating a minute's partial when asked. */
+    private void forEachOpen(ArchiveKey key, long first, long last, boolean create, MinuteAction action) {
+        evictSettled();
+        long now = nanos(clock.instant());
+        long end = Math.max(first, last);
+        for (long minute = ChunkTimeIndex.minuteOf(first); minute <= end; minute += MINUTE) {
+            if (now >= index.settlesAt(minute) || minute > now + AHEAD_NANOS) {
+                continue;
+            }
+            Key at = new Key(key.projectId(), minute);
+            long start = minute;
+            OpenMinute open = create ? minutes.computeIfAbsent(at, k -> new OpenMinute(start)) : minutes.get(at);
+            if (open != null) {
+                action.apply(open, new ChunkTimeIndex.Entry(key, first, end, minute).name());
+            }
+        }
+    }
+
+    /** Drops the partials whose minute settled long enough ago for the builder to have written its rollup. */
+    private void evictSettled() {
+        long now = nanos(clock.instant());
+        minutes.entrySet().removeIf(entry -> {
+            boolean old = now >= index.settlesAt(entry.getKey().minute()) + KEEP_AFTER_SETTLED_SECONDS * 1_000_000_000L;
+            if (old) {
+                heapBytes.addAndGet(-entry.getValue().heapBytes());
+            }
+            return old;
+        });
+    }
+
+    private ExportProfilesServiceRequest parse(OpenMinute.Queued queued) {
+        try {
+            return ExportProfilesServiceRequest.parseFrom(queued.compressed() ? archive.decompress(queued.otlp())
+                    : queued.otlp());
+        } catch (InvalidProtocolBufferException e) {
+            throw new IllegalStateException("the relay's own OTLP form does not parse", e);
+        }
+    }
+
+    private static long nanos(Instant instant) {
+        return instant.getEpochSecond() * 1_000_000_000L + instant.getNano();
+    }
+}
