@@ -71,6 +71,50 @@ final class RelayJarSections {
                 .toList());
     }
 
+    /**
+     * A live fleet at 20, 50, 100 and 200 processes ({@code -Dbench.quick=true}: 20 and 200, shorter runs), then a
+     * six-hour backfill: the default range and the last five minutes asked every 15 s while the fleet sends.
+     */
+    void liveViews() throws Exception {
+        boolean quick = Boolean.getBoolean("bench.quick");
+        int[] sizes = quick ? new int[] {20, 200} : new int[] {20, 50, 100, 200};
+        Duration length = Duration.ofSeconds(quick ? 150 : 240);
+        out.printf("%nLive fleet views, the relay as shipped (shaded jar, default configuration: 30 s link window,"
+                + " rollups 45 s after each minute, -Xmx%s):%n  the recorded Java chunk as N processes each ending a"
+                + " 10 s chunk every 10 s, dated now, for %d s; the default range and the last 5 minutes asked every"
+                + " 15 s;%n  wall time of each 200 against the floor: the run's range asked once every minute of it"
+                + " has settled into rollups, nothing sent%n", LiveFleetViews.HEAP, length.toSeconds());
+        List<String> wrong = new ArrayList<>();
+        for (int processes : sizes) {
+            Path work = Files.createTempDirectory("chunk-relay-live-");
+            progress("live views: " + processes + " processes for " + length.toSeconds() + " s, then settling");
+            LiveFleetViews.Steady run = LiveFleetViews.steady(jar, work, processes, length);
+            List<String> lines = LiveFleetViews.lines(run);
+            lines.forEach(line -> out.printf("  %s%n", line));
+            long refused = run.asks().stream().filter(a -> a.status() != 200).count();
+            double slowest = run.asks().stream().mapToDouble(LiveFleetViews.Ask::wallMillis).max().orElse(0);
+            report.target("live: " + processes + " processes, every ask 200 within 1 s", refused == 0
+                    && slowest <= 1000, String.format(Locale.ROOT, "%d not 200, slowest %.0f ms", refused, slowest));
+            if (!LiveFleetViews.exact(run)) {
+                wrong.add(processes + " processes");
+            }
+            BenchmarkSuite.deleteTree(work);
+        }
+        Path work = Files.createTempDirectory("chunk-relay-backfill-");
+        progress("live views: a six-hour backfill of four processes, asked while the builder catches up");
+        LiveFleetViews.Backfill backfill = LiveFleetViews.backfill(jar, work, Duration.ofHours(6));
+        out.printf("  backfill, 6 hours of 4 processes (10 s chunks every 11 s) into settled minutes:%n");
+        LiveFleetViews.lines(backfill).forEach(line -> out.printf("    %s%n", line));
+        boolean no400 = backfill.asks().stream().noneMatch(a -> a.status() == 400);
+        boolean exactAtEnd = backfill.firstExactSeconds() >= 0;
+        report.target("backfill: no 400 while catching up, then 200 exact", no400 && exactAtEnd,
+                String.format(Locale.ROOT, "first exact 200 after %.0f s", backfill.firstExactSeconds()));
+        BenchmarkSuite.deleteTree(work);
+        if (!wrong.isEmpty() || backfill.asks().stream().anyMatch(a -> a.status() == 200 && !a.exact())) {
+            throw new IllegalStateException("live views answered wrong sample counts: " + wrong);
+        }
+    }
+
     /** A wrong count is a bug, not a figure: the section's lines go to stderr, then the run stops. */
     private static void failOnWrongCounts(List<String> lines, List<String> wrong) {
         if (!wrong.isEmpty()) {

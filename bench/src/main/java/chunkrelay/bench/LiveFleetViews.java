@@ -1,0 +1,293 @@
+package chunkrelay.bench;
+
+import chunkrelay.chunk.fixtures.Fixtures;
+import chunkrelay.chunk.fixtures.SdkRequest;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A live fleet sent to the relay's shaded jar as shipped (600 MiB heap, 30 s link window, rollups every 10 s): the
+ * recorded Java chunk as {@code processes} profilers each ending a 10 s chunk every 10 s, dated now. Every 15 s the
+ * page's default range and the last five minutes are asked, timed and counted against the samples sent; when the
+ * fleet stops and every chunk is derived, the run's range must hold every sample sent. The floor is the same range
+ * asked again once every minute of it has settled into rollups and nothing is sent: what the relay's aggregates
+ * cost to answer, so that the ratio shows what the open minutes add.
+ *
+ * <p>Then a backfill: six hours of a four-profiler fleet sent as fast as the relay takes it into minutes settled long
+ * ago, the six hours asked every two seconds, from when every chunk is derived, while the rollup builder catches
+ * up: each answer is 200 and exact, or 503 with {@code Retry-After}; a 400 is a failure.
+ */
+final class LiveFleetViews {
+    static final String HEAP = "600m";
+    private static final long SECOND = 1_000_000_000L;
+    private static final long MINUTE = 60 * SECOND;
+    private static final long CHUNK_EVERY = 10 * SECOND;
+    private static final Duration ASK_EVERY = Duration.ofSeconds(15);
+    /** From the ask after the first window: before, no chunk is derived and there is nothing to time. */
+    private static final Duration FIRST_ASK = Duration.ofSeconds(45);
+    private static final int CLIENTS = 4;
+    private static final int BACKFILL_PROFILERS = 4;
+    private static final long BACKFILL_CADENCE = 11 * SECOND;
+
+    /** One ask: its range, status, wall time and samples, and whether they equal those sent. */
+    record Ask(String name, int status, double wallMillis, long samples, long expected) {
+        boolean exact() {
+            return status == 200 && samples == expected;
+        }
+    }
+
+    /** A fleet size's run: its asks while it sent, the run's range afterwards, and the floor. */
+    record Steady(int processes, int chunks, int refusedChunks, List<Ask> asks, Ask wholeRun, Ask floor) {
+    }
+
+    record Backfill(int chunks, double sendSeconds, List<Ask> asks, double firstExactSeconds) {
+    }
+
+    private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5)).build();
+    private final FleetChunk fleet = new FleetChunk();
+    private final SdkRequest recorded = Fixtures.sdkRequest("java-8.43.0/001");
+    /** Every chunk answered 200: its shift of the template's times. */
+    private final List<Long> shifts = new ArrayList<>();
+    private RelayProcess relay;
+
+    static Steady steady(Path jar, Path work, int processes, Duration length) throws Exception {
+        return new LiveFleetViews().runSteady(jar, work, processes, length);
+    }
+
+    static Backfill backfill(Path jar, Path work, Duration hours) throws Exception {
+        return new LiveFleetViews().runBackfill(jar, work, hours);
+    }
+
+    private Steady runSteady(Path jar, Path work, int processes, Duration length) throws Exception {
+        List<String> profilers = new ArrayList<>();
+        for (int p = 0; p < processes; p++) {
+            profilers.add(hex());
+        }
+        long duration = fleet.lastSampleNanos() - fleet.firstSampleNanos();
+        List<Ask> asks = new ArrayList<>();
+        AtomicInteger refused = new AtomicInteger();
+        try (RelayProcess started = RelayProcess.startAsShipped(jar, HEAP, work)) {
+            relay = started;
+            ExecutorService clients = Executors.newFixedThreadPool(CLIENTS);
+            long runStart = nanos(Instant.now());
+            long nextAsk = runStart + FIRST_ASK.toNanos();
+            int sent = 0;
+            // profiler p ends a chunk every 10 s, p tenths of the fleet's period after the one before
+            long[] next = new long[processes];
+            for (int p = 0; p < processes; p++) {
+                next[p] = runStart + CHUNK_EVERY * p / processes;
+            }
+            long end = runStart + length.toNanos();
+            while (nanos(Instant.now()) < end) {
+                long now = nanos(Instant.now());
+                for (int p = 0; p < processes; p++) {
+                    if (next[p] <= now) {
+                        long shift = next[p] - duration - fleet.firstSampleNanos();
+                        String profiler = profilers.get(p);
+                        clients.execute(() -> {
+                            if (!post(profiler, "live@1", shift)) {
+                                refused.incrementAndGet();
+                            }
+                        });
+                        sent++;
+                        next[p] += CHUNK_EVERY;
+                    }
+                }
+                if (now >= nextAsk) {
+                    long to = Math.floorDiv(now, SECOND);
+                    asks.add(ask("default range", "", Math.floorDiv(to - 3_600, 60) * 60, to));
+                    long lastFive = Math.floorDiv(to - 300, 60) * 60;
+                    asks.add(ask("last 5 minutes", "from=" + lastFive + "&to=" + to, lastFive, to));
+                    nextAsk += ASK_EVERY.toNanos();
+                }
+                Thread.sleep(20);
+            }
+            clients.shutdown();
+            clients.awaitTermination(2, TimeUnit.MINUTES);
+            relay.awaitDerived(Duration.ofMinutes(3));
+            long from = Math.floorDiv(runStart - 2 * CHUNK_EVERY, MINUTE) * MINUTE / SECOND;
+            long to = Math.floorDiv(nanos(Instant.now()), SECOND) + 1;
+            Ask wholeRun = ask("the run's range, every chunk derived", "from=" + from + "&to=" + to, from, to);
+            // the floor: the same range once every minute of it has settled and been rolled up, nothing sent
+            long settled = nanos(Instant.now()) + MINUTE + Duration.ofSeconds(45 + 20).toNanos();
+            while (nanos(Instant.now()) < settled) {
+                Thread.sleep(500);
+            }
+            Ask floor = ask("the run's range, settled (floor)", "from=" + from + "&to=" + to, from, to);
+            return new Steady(processes, sent, refused.get(), asks, wholeRun, floor);
+        }
+    }
+
+    private Backfill runBackfill(Path jar, Path work, Duration hours) throws Exception {
+        List<String> profilers = new ArrayList<>();
+        for (int p = 0; p < BACKFILL_PROFILERS; p++) {
+            profilers.add(hex());
+        }
+        List<Ask> asks = new ArrayList<>();
+        try (RelayProcess started = RelayProcess.startAsShipped(jar, HEAP, work)) {
+            relay = started;
+            long now = nanos(Instant.now());
+            long start = Math.floorDiv(now - hours.toNanos() - 10 * MINUTE, MINUTE) * MINUTE;
+            long end = start + hours.toNanos();
+            List<long[]> chunks = new ArrayList<>();
+            for (long at = start; at + CHUNK_EVERY < end; at += BACKFILL_CADENCE) {
+                for (int p = 0; p < BACKFILL_PROFILERS; p++) {
+                    chunks.add(new long[] {p, at + p * (BACKFILL_CADENCE / BACKFILL_PROFILERS)
+                            - fleet.firstSampleNanos()});
+                }
+            }
+            long sendStart = System.nanoTime();
+            ExecutorService clients = Executors.newFixedThreadPool(CLIENTS);
+            AtomicInteger failed = new AtomicInteger();
+            for (long[] chunk : chunks) {
+                String profiler = profilers.get((int) chunk[0]);
+                clients.execute(() -> {
+                    if (!post(profiler, "backfill@1", chunk[1])) {
+                        failed.incrementAndGet();
+                    }
+                });
+            }
+            clients.shutdown();
+            clients.awaitTermination(30, TimeUnit.MINUTES);
+            double sendSeconds = (System.nanoTime() - sendStart) / 1e9;
+            if (failed.get() > 0) {
+                throw new IllegalStateException(failed.get() + " backfilled chunks not answered 200");
+            }
+            // asked once every chunk is derived (the link window after the last), so that a 200 must be exact
+            relay.awaitDerived(Duration.ofMinutes(3));
+            long from = start / SECOND;
+            long to = end / SECOND;
+            long asking = System.nanoTime();
+            double firstExact = -1;
+            while ((System.nanoTime() - asking) < Duration.ofMinutes(10).toNanos()) {
+                Ask ask = ask("backfill, " + hours.toHours() + " h", "from=" + from + "&to=" + to, from, to);
+                asks.add(ask);
+                if (ask.status() == 400 || (ask.status() == 200 && !ask.exact())) {
+                    break;
+                }
+                if (ask.exact()) {
+                    firstExact = (System.nanoTime() - asking) / 1e9;
+                    break;
+                }
+                Thread.sleep(2_000);
+            }
+            return new Backfill(chunks.size(), sendSeconds, asks, firstExact);
+        }
+    }
+
+    /** Sends one chunk; whether it answered 200. */
+    private boolean post(String profilerId, String release, long shift) {
+        byte[] envelope = FleetChunk.envelope(hex(), fleet.rewrite(profilerId, hex(), release, shift));
+        HttpRequest.Builder request = HttpRequest.newBuilder(relay.base().resolve(recorded.pathAndQuery()))
+                .timeout(Duration.ofSeconds(120)).POST(HttpRequest.BodyPublishers.ofByteArray(envelope))
+                .header("Content-Type", "application/x-sentry-envelope");
+        recorded.headers().stream().filter(h -> h.name().equalsIgnoreCase("X-Sentry-Auth")
+                || h.name().equalsIgnoreCase("User-Agent")).forEach(h -> request.header(h.name(), h.value()));
+        try {
+            if (client.send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+                synchronized (shifts) {
+                    shifts.add(shift);
+                }
+                return true;
+            }
+        } catch (Exception e) {
+            // counted by the caller
+        }
+        return false;
+    }
+
+    /** Asks a range's pprof profile; its samples against those sent so far whose window has passed. */
+    private Ask ask(String name, String range, long fromSeconds, long toSeconds) throws Exception {
+        long started = System.nanoTime();
+        HttpResponse<byte[]> response = client.send(HttpRequest.newBuilder(URI.create(relay.base()
+                        + "/api/v1/projects/1/profile?format=pprof" + (range.isEmpty() ? "" : "&" + range)))
+                .timeout(Duration.ofSeconds(120)).GET().build(), HttpResponse.BodyHandlers.ofByteArray());
+        double wall = (System.nanoTime() - started) / 1e6;
+        long samples = response.statusCode() == 200 ? PprofSampleCount.of(response.body()) : -1;
+        return new Ask(name, response.statusCode(), wall, samples, expected(fromSeconds, toSeconds));
+    }
+
+    private long expected(long fromSeconds, long toSeconds) {
+        long count = 0;
+        synchronized (shifts) {
+            for (long shift : shifts) {
+                count += fleet.samplesIn(shift, fromSeconds * SECOND, toSeconds * SECOND);
+            }
+        }
+        return count;
+    }
+
+    /** The report's lines for a steady run. */
+    static List<String> lines(Steady run) {
+        List<String> lines = new ArrayList<>();
+        Map<String, List<Ask>> byName = new TreeMap<>();
+        run.asks().forEach(a -> byName.computeIfAbsent(a.name(), k -> new ArrayList<>()).add(a));
+        lines.add(String.format(Locale.ROOT, "%d processes (%.0f chunks/s): %d chunks sent, %d not answered 200",
+                run.processes(), run.processes() / 10.0, run.chunks(), run.refusedChunks()));
+        for (Map.Entry<String, List<Ask>> entry : byName.entrySet()) {
+            double[] walls = entry.getValue().stream().filter(a -> a.status() == 200).mapToDouble(Ask::wallMillis)
+                    .sorted().toArray();
+            Map<Integer, Long> statuses = new TreeMap<>();
+            entry.getValue().forEach(a -> statuses.merge(a.status(), 1L, Long::sum));
+            lines.add(String.format(Locale.ROOT, "  %-16s %2d asks, statuses %s; 200s in median %.0f ms, max %.0f ms"
+                            + " (%.1fx and %.1fx the floor)", entry.getKey(), entry.getValue().size(), statuses,
+                    median(walls), max(walls), median(walls) / run.floor().wallMillis(),
+                    max(walls) / run.floor().wallMillis()));
+        }
+        for (Ask ask : List.of(run.wholeRun(), run.floor())) {
+            lines.add(String.format(Locale.ROOT, "  %-40s %d in %.0f ms, %d samples (%s)", ask.name(), ask.status(),
+                    ask.wallMillis(), ask.samples(), ask.exact() ? "exact" : "expected " + ask.expected()));
+        }
+        return lines;
+    }
+
+    /** The report's lines for the backfill. */
+    static List<String> lines(Backfill run) {
+        Map<Integer, Long> statuses = new TreeMap<>();
+        run.asks().forEach(a -> statuses.merge(a.status(), 1L, Long::sum));
+        Ask last = run.asks().get(run.asks().size() - 1);
+        return List.of(String.format(Locale.ROOT, "%d chunks sent in %.0f s; then asked every 2 s: statuses %s;"
+                        + " first exact 200 after %.0f s, in %.0f ms (%d samples, %s)", run.chunks(), run.sendSeconds(),
+                statuses, run.firstExactSeconds(), last.wallMillis(), last.samples(),
+                last.exact() ? "exact" : "expected " + last.expected()));
+    }
+
+    static boolean exact(Steady run) {
+        return run.wholeRun().exact() && run.floor().exact()
+                && run.asks().stream().allMatch(a -> a.status() != 200 || a.samples() <= a.expected());
+    }
+
+    private static double median(double[] sorted) {
+        return sorted.length == 0 ? Double.NaN : sorted[sorted.length / 2];
+    }
+
+    private static double max(double[] values) {
+        return Arrays.stream(values).max().orElse(Double.NaN);
+    }
+
+    private static String hex() {
+        return UUID.randomUUID().toString().replace("-", "");
+    }
+
+    private static long nanos(Instant instant) {
+        return instant.getEpochSecond() * SECOND + instant.getNano();
+    }
+}
