@@ -9,8 +9,9 @@ import io.micronaut.core.bind.annotation.Bindable;
  * @param enabled   off: every view route answers 404
  * @param token     when set, every view request needs {@code Authorization: Bearer <token>}; when empty, views
  *                  answer clients on the loopback interface only, and only with a loopback {@code Host}
- * @param maxChunks chunks one answer may read whole (a range's edges, minutes not rolled up yet, trace and span
- *                  filters) and rows a chunk listing shows: past it an answer is refused with 400 and a listing stops
+ * @param maxChunks chunks one answer may read whole and rows a chunk listing shows: past it an answer is refused,
+ *                  with 400 for reads the question asks for (ragged edges, trace and span filters) and 503 for those
+ *                  of minutes not rolled up yet, and a listing stops
  */
 @ConfigurationProperties("relay.views")
 public record ViewsConfig(@Bindable(defaultValue = "true") boolean enabled,
