@@ -96,7 +96,7 @@ final class FleetArchive implements AutoCloseable {
         builds = new RollupBuilds(archive, index, rollups);
         noRollups = new RollupBuilds(archive, index, new RollupObjects(noRollupStore));
         // an archive written before the bench: no minute of it is open in this process
-        noOpenMinutes = new OpenMinutes(archive, index, ROLLUPS, Clock.fixed(Instant.EPOCH, ZoneOffset.UTC),
+        noOpenMinutes = new OpenMinutes(archive, index, rollups, ROLLUPS, Clock.fixed(Instant.EPOCH, ZoneOffset.UTC),
                 new SimpleMeterRegistry());
     }
 

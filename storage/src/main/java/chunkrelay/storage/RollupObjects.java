@@ -16,7 +16,8 @@ import java.util.TreeMap;
  * entries the rollup holds: a rollup only ever gains chunks (late ones), so of several versions of one bucket the
  * largest is the newest, and a slow builder's older version written after a newer one is never read. Versions are
  * written once ({@code If-None-Match: *}) with the archive's compression; the same inputs give the same bytes, so two
- * replicas building one are harmless. Per project and day, for retention. Thread-safe.
+ * replicas building one are harmless. Beside them, each replica's partial rollups of the minutes not settled yet
+ * ({@link OpenPart}). Per project and day, for retention. Thread-safe.
  */
 public final class RollupObjects {
     private static final DateTimeFormatter HOUR_MINUTE = DateTimeFormatter.ofPattern("HHmm").withZone(ZoneOffset.UTC);
@@ -81,6 +82,57 @@ public final class RollupObjects {
     /** Removes a version replaced by a newer one. */
     public void remove(Version version) {
         store.deleteObject(version.key());
+    }
+
+    /**
+     * Where one replica shares its partial rollup of a minute not settled yet:
+     * {@code rollups/{project}/{yyyy-mm-dd}/o{HHmm}.{replica}.{sequence}}, rewritten under a growing sequence as the
+     * replica merges more chunks (the older one removed after), so that a reader can keep what it decoded by key.
+     */
+    public record OpenPart(String projectId, long minuteNanos, String replica, long sequence) {
+        public OpenPart {
+            ArchiveKey.checkPart("project id", projectId);
+            if (!replica.matches("[a-z0-9]{1,32}")) {
+                throw new IllegalArgumentException("a replica id is lowercase letters and digits: " + replica);
+            }
+        }
+
+        String key() {
+            return openPrefix(projectId, minuteNanos) + replica + "." + sequence;
+        }
+    }
+
+    /** The newest shared part of each replica for one minute, by replica; one listing. */
+    public Map<String, OpenPart> openParts(String projectId, long minuteNanos) {
+        String prefix = openPrefix(projectId, minuteNanos);
+        Map<String, OpenPart> newest = new TreeMap<>();
+        for (String key : store.listObjects(prefix)) {
+            String[] name = key.substring(prefix.length()).split("\\.");
+            try {
+                OpenPart part = new OpenPart(projectId, minuteNanos, name[0], Long.parseLong(name[1]));
+                newest.merge(part.replica(), part, (a, b) -> a.sequence() >= b.sequence() ? a : b);
+            } catch (RuntimeException notOurs) {
+                // an object someone else put there
+            }
+        }
+        return newest;
+    }
+
+    /** A shared part's bytes, decompressed; empty when it is gone (replaced and removed meanwhile). */
+    public Optional<byte[]> read(OpenPart part) {
+        return store.readObject(part.key()).map(stored -> store.settings().compression().decompress(stored));
+    }
+
+    public void write(OpenPart part, byte[] bytes) {
+        store.storeObject(part.key(), store.settings().compression().compress(bytes));
+    }
+
+    public void remove(OpenPart part) {
+        store.deleteObject(part.key());
+    }
+
+    private static String openPrefix(String projectId, long minuteNanos) {
+        return folder(projectId, minuteNanos) + "o" + bucketName(RollupTier.MINUTE, minuteNanos) + ".";
     }
 
     static String folder(String projectId, long bucketNanos) {

@@ -30,8 +30,15 @@ final class OpenMinute {
     record Queued(byte[] otlp, boolean compressed, String platform, String release, String environment) {
     }
 
-    /** The partial rollup (null while nothing is merged) and the chunk names a query must not read whole. */
-    record Folded(Rollup rollup, Set<String> covered) {
+    /**
+     * The partial rollup (null while nothing is merged; its {@code included} names the chunks it holds), the chunks
+     * waiting in this relay for their window, and how many changes the minute has seen (to share it only when
+     * changed).
+     */
+    record Folded(Rollup rollup, Set<String> waiting, long changes) {
+        Set<String> included() {
+            return rollup == null ? Set.of() : rollup.included();
+        }
     }
 
     private final long start;
@@ -42,19 +49,22 @@ final class OpenMinute {
     private final Set<String> included = new HashSet<>();
     private final Set<String> waiting = new HashSet<>();
     private long mergedBytes;
+    private long changes;
 
     OpenMinute(long start) {
         this.start = start;
     }
 
     synchronized void waiting(String name) {
-        if (!included.contains(name)) {
-            waiting.add(name);
+        if (!included.contains(name) && waiting.add(name)) {
+            changes++;
         }
     }
 
     synchronized void released(String name) {
-        waiting.remove(name);
+        if (waiting.remove(name)) {
+            changes++;
+        }
     }
 
     /** Queues a derived form, merging the queue when it is full; returns the change of the minute's heap estimate. */
@@ -63,6 +73,7 @@ final class OpenMinute {
         if (!included.add(name)) {
             return 0;
         }
+        changes++;
         long before = heapBytes();
         queued.add(form);
         queuedNames.add(name);
@@ -92,16 +103,15 @@ final class OpenMinute {
             queuedNames.clear();
             queuedBytes = 0;
         }
-        Set<String> covered = new HashSet<>(included);
-        covered.addAll(waiting);
-        return new Folded(merged, covered);
+        return new Folded(merged, Set.copyOf(waiting), changes);
     }
 
     synchronized long heapBytes() {
         return mergedBytes + queuedBytes + ROW_BYTES * (included.size() + waiting.size());
     }
 
-    private static long estimate(MergedProfile profile) {
+    /** What a merged profile holds on the heap, roughly. */
+    static long estimate(MergedProfile profile) {
         long rows = profile.functions().size() + profile.locations().size() + profile.stacks().size()
                 + profile.threads().size() + profile.links().size() + profile.samples().size();
         long ticks = profile.grid() == null ? 0 : (long) profile.threads().size() * profile.grid().steps() * 8;

@@ -4,6 +4,7 @@ import chunkrelay.storage.ArchiveKey;
 import chunkrelay.storage.ChunkArchive;
 import chunkrelay.storage.ChunkMetadata;
 import chunkrelay.storage.ChunkTimeIndex;
+import chunkrelay.storage.RollupObjects;
 import chunkrelay.translate.view.Rollup;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -12,18 +13,24 @@ import jakarta.inject.Singleton;
 
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The minutes whose rollup is not built yet (the newest two or three of a live fleet), merged on this relay as its
  * chunks' OTLP forms are derived: one partial rollup per project and open minute, with the names of the chunks it
- * holds and of those this relay holds in their link window. A range that reaches now is then answered from these
- * and the settled rollups, reading whole only the chunks a partial does not name (derived by another replica, or
- * before this relay started), whatever the fleet's rate.
+ * holds and of those this relay holds in their link window. Each replica shares its partials through the bucket
+ * every few seconds ({@link SharedOpenMinutes}) and reads the others'. A range that reaches now is then answered from
+ * these and the settled rollups, reading whole only the chunks no partial names (derived since a replica last shared,
+ * or before a relay started), whatever the fleet's rate.
  *
  * <p>Exact as the rollups are: a chunk is in a partial or read whole, never both, and a query uses a minute's
  * partial only while the minute has no rollup. A chunk derived after its minute settled is left to the builder (and
@@ -45,22 +52,30 @@ public class OpenMinutes {
     private final long maxBytes;
     private final Map<Key, OpenMinute> minutes = new ConcurrentHashMap<>();
     private final AtomicLong heapBytes = new AtomicLong();
+    private final SharedOpenMinutes shared;
+    /** Minutes dropped whose shared part is still to be removed by the next share round. */
+    private final Queue<Key> forgotten = new ConcurrentLinkedQueue<>();
 
     private record Key(String project, long minute) {
     }
 
-    public OpenMinutes(ChunkArchive archive, ChunkTimeIndex index, RollupConfig config, Clock clock,
-                       MeterRegistry meters) {
+    public OpenMinutes(ChunkArchive archive, ChunkTimeIndex index, RollupObjects rollups, RollupConfig config,
+                       Clock clock, MeterRegistry meters) {
         this.archive = archive;
         this.index = index;
         this.clock = clock;
         this.maxBytes = config.openMaxBytesLimit();
+        this.shared = new SharedOpenMinutes(rollups);
         meters.gauge("relay.rollups.open.minutes", minutes, Map::size);
-        meters.gauge("relay.rollups.open.bytes", heapBytes, AtomicLong::get);
+        meters.gauge("relay.rollups.open.bytes", this, o -> o.heapBytes.get() + o.shared.decodedBytes());
     }
 
-    /** What a query reads of one open minute: its partial rollup (null while nothing is merged) and whom it names. */
-    public record Snapshot(Rollup rollup, Set<String> covered) {
+    /**
+     * What a query reads of one open minute: the partial rollups of the replicas (this one's, merged up to now, and
+     * the others' as last shared), no chunk in two of them, and the chunks they name: held, or waiting for their
+     * window.
+     */
+    public record Snapshot(List<Rollup> rollups, Set<String> covered) {
         /** Whether the chunk of an index entry is in the partial, or waiting in this relay for its window. */
         public boolean covers(ChunkTimeIndex.Entry entry) {
             return covered.contains(entry.name());
@@ -104,17 +119,65 @@ public class OpenMinutes {
         forEachOpen(key, firstSampleNanos, lastSampleNanos, false, (minute, name) -> minute.released(name));
     }
 
-    /** The partial of one open minute of a project, merged up to now; empty when this relay has none for it. */
+    /**
+     * The partials of one open minute of a project: this relay's, merged up to now, and the other replicas' as they
+     * last shared them (one listing, and a read of each part not read before); empty when no replica has one. A part
+     * holding a chunk another part holds too (a chunk derived twice) is left out, and its chunks read whole.
+     */
     public Optional<Snapshot> snapshot(String project, long minute) {
         evictSettled();
+        List<Rollup> rollups = new ArrayList<>();
+        Set<String> included = new HashSet<>();
+        Set<String> covered = new HashSet<>();
         OpenMinute open = minutes.get(new Key(project, minute));
-        if (open == null) {
-            return Optional.empty();
+        if (open != null) {
+            OpenMinute.Folded own = fold(open);
+            add(new SharedOpenMinutes.Part(own.rollup(), own.waiting()), rollups, included, covered);
         }
+        List<SharedOpenMinutes.Part> others = shared.others(project, minute,
+                Math.max(0, maxBytes - heapBytes.get() - shared.decodedBytes()));
+        others.forEach(part -> add(part, rollups, included, covered));
+        return open == null && others.isEmpty() ? Optional.empty() : Optional.of(new Snapshot(rollups, covered));
+    }
+
+    private static void add(SharedOpenMinutes.Part part, List<Rollup> rollups, Set<String> included,
+                            Set<String> covered) {
+        if (part.included().stream().noneMatch(included::contains)) {
+            if (part.rollup() != null) {
+                rollups.add(part.rollup());
+            }
+            included.addAll(part.included());
+            covered.addAll(part.included());
+        }
+        covered.addAll(part.waiting());
+    }
+
+    /**
+     * Shares this relay's partial of every open minute that changed since it last did, and removes those of the
+     * minutes dropped since: every few seconds, in the server.
+     */
+    public void share() {
+        evictSettled();
+        for (Key gone = forgotten.poll(); gone != null; gone = forgotten.poll()) {
+            shared.forget(gone.project(), gone.minute());
+        }
+        for (Map.Entry<Key, OpenMinute> open : minutes.entrySet()) {
+            shared.share(open.getKey().project(), open.getKey().minute(), fold(open.getValue()));
+        }
+    }
+
+    /** Removes every part this relay shared: at its stop, its partials go with it. */
+    public void unshare() {
+        for (SharedOpenMinutes.MinuteOf minute : shared.writtenMinutes()) {
+            shared.forget(minute.project(), minute.minute());
+        }
+    }
+
+    private OpenMinute.Folded fold(OpenMinute open) {
         long before = open.heapBytes();
         OpenMinute.Folded folded = open.fold(this::parse);
         heapBytes.addAndGet(open.heapBytes() - before);
-        return Optional.of(new Snapshot(folded.rollup(), folded.covered()));
+        return folded;
     }
 
     private interface MinuteAction {
@@ -146,6 +209,7 @@ public class OpenMinutes {
             boolean old = now >= index.settlesAt(entry.getKey().minute()) + KEEP_AFTER_SETTLED_SECONDS * 1_000_000_000L;
             if (old) {
                 heapBytes.addAndGet(-entry.getValue().heapBytes());
+                forgotten.add(entry.getKey());
             }
             return old;
         });

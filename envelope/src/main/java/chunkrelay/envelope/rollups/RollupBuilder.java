@@ -37,13 +37,17 @@ import java.util.concurrent.atomic.AtomicInteger;
  * every rollup a late chunk belongs in, then takes the chunk off the late queue. Every replica runs it; builds are
  * idempotent, so the replicas need no coordinator. A starting relay looks back {@code relay.rollups.lookback} for
  * minutes left without a rollup. Runs in the server only, on one thread of its own, every interval of the relay's clock
- * ({@link ClockedSchedule}).
+ * ({@link ClockedSchedule}); on the same thread, every {@value #SHARE_SECONDS} s at most, it shares this relay's
+ * partial rollups of the open minutes with the other replicas ({@link OpenMinutes#share}), whether it builds
+ * rollups or not.
  */
 @Singleton
 @Requires(notEnv = Environment.CLI)
 public class RollupBuilder implements ApplicationEventListener<ServerStartupEvent> {
     private static final Logger LOG = LoggerFactory.getLogger(RollupBuilder.class);
     private static final long MINUTE = ChunkTimeIndex.MINUTE_NANOS;
+    /** How stale another replica's partial of an open minute may be: its chunks derived since are read whole. */
+    private static final long SHARE_SECONDS = 5;
 
     private final ChunkArchive archive;
     private final ChunkTimeIndex index;
@@ -58,10 +62,12 @@ public class RollupBuilder implements ApplicationEventListener<ServerStartupEven
     private final Map<String, Set<Long>> dueHours = new HashMap<>();
     private final Map<String, Set<Long>> dueDays = new HashMap<>();
     private final ClockedSchedule schedule;
+    private final OpenMinutes openMinutes;
 
-    public RollupBuilder(ChunkArchive archive, ChunkTimeIndex index, RollupBuilds builds, RollupConfig config,
-                         Clock clock, MeterRegistry meters) {
+    public RollupBuilder(ChunkArchive archive, ChunkTimeIndex index, RollupBuilds builds, OpenMinutes openMinutes,
+                         RollupConfig config, Clock clock, MeterRegistry meters) {
         this.archive = archive;
+        this.openMinutes = openMinutes;
         this.index = index;
         this.builds = builds;
         this.config = config;
@@ -76,11 +82,29 @@ public class RollupBuilder implements ApplicationEventListener<ServerStartupEven
         if (config.enabled()) {
             schedule.every(config.interval(), config.interval(), this::runQuietly);
         }
+        Duration share = Duration.ofSeconds(Math.max(1, Math.min(SHARE_SECONDS, config.interval().toSeconds())));
+        schedule.every(share, share, this::shareQuietly);
     }
 
     @PreDestroy
     void stop() throws InterruptedException {
         schedule.stopNow(Duration.ofSeconds(10));
+        try {
+            openMinutes.unshare();
+        } catch (ArchiveUnavailableException e) {
+            LOG.warn("partials of open minutes left in the bucket at stop (they expire with their day): {}",
+                    e.getMessage());
+        }
+    }
+
+    private void shareQuietly() {
+        try {
+            openMinutes.share();
+        } catch (ArchiveUnavailableException e) {
+            LOG.warn("partials of open minutes not shared this round, the archive is unavailable: {}", e.getMessage());
+        } catch (RuntimeException e) {
+            LOG.error("sharing partials of open minutes failed", e);
+        }
     }
 
     private void runQuietly() {

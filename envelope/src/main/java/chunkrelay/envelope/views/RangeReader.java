@@ -232,11 +232,11 @@ public class RangeReader {
          */
         private boolean open(long minute, long from, long to) {
             Optional<OpenMinutes.Snapshot> open = openMinutes.snapshot(project, minute);
-            if (open.isEmpty() || (open.get().rollup() != null && !merger.accepts(open.get().rollup()))) {
+            if (open.isEmpty() || !open.get().rollups().stream().allMatch(merger::accepts)) {
                 return false;
             }
-            if (open.get().rollup() != null) {
-                merger.add(open.get().rollup());
+            for (Rollup partial : open.get().rollups()) {
+                merger.add(partial);
                 rollupsRead++;
             }
             for (ChunkTimeIndex.Entry entry : index.overlapping(project, minute)) {

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
@@ -36,57 +37,84 @@ class OpenMinutesTest {
     /** 10 s chunks of one sample every half second. */
     private static final int SAMPLES_PER_CHUNK = 20;
     private static final FleetChunks CHUNKS = new FleetChunks(FleetChunks.ROLLUP_TESTS);
+    /**
+     * The shipped link window on a clock the test moves; the builder only when the test runs it; a raw-read cap far
+     * below the open minutes' chunks.
+     */
+    private static final Map<String, Object> LIVE = Map.of("test.clock", "manual", "relay.links.window", "30s",
+            "relay.rollups.interval", "1h", "relay.views.max-chunks", "30");
 
     @Test
     void rangesEndingNowWhileChunksArriveEqualTheWalkOfTheArchivedChunks() throws Exception {
         try (EmbeddedS3Server s3 = EmbeddedS3Server.inMemory();
-             RunningRelay relay = RunningRelay.start(s3, Map.of("test.clock", "manual",
-                     "relay.links.window", "30s", "relay.rollups.interval", "1h", "relay.views.max-chunks", "30"))) {
-            runFleet(relay, 48);
+             RunningRelay relay = RunningRelay.start(s3, LIVE)) {
+            runFleet(List.of(relay), 48);
+        }
+    }
+
+    @Test
+    void replicasAnswerTheOpenMinutesFromEachOthersSharedPartials() throws Exception {
+        try (EmbeddedS3Server s3 = EmbeddedS3Server.inMemory();
+             RunningRelay a = RunningRelay.start(s3, LIVE);
+             RunningRelay b = RunningRelay.start(s3, LIVE)) {
+            // the cap is below the chunks either replica derives in the open minutes: each must read the other's
+            runFleet(List.of(a, b), 24);
+            a.bean(OpenMinutes.class).share();
+            b.bean(OpenMinutes.class).share();
+            assertTrue(a.objects().keySet().stream().noneMatch(k -> k.matches("rollups/1/.*/o[0-9]{4}\\..*")),
+                    "the parts of settled minutes are removed");
         }
     }
 
     @Test
     void partialsOverTheirMemoryBudgetLeaveTheirChunksToBeReadWholeAndAnswersStayExact() throws Exception {
+        Map<String, Object> overBudget = new java.util.HashMap<>(LIVE);
+        overBudget.put("relay.rollups.open-max-bytes", "1");
+        overBudget.put("relay.views.max-chunks", "5000");
         try (EmbeddedS3Server s3 = EmbeddedS3Server.inMemory();
-             RunningRelay relay = RunningRelay.start(s3, Map.of("test.clock", "manual",
-                     "relay.links.window", "30s", "relay.rollups.interval", "1h", "relay.rollups.open-max-bytes", "1",
-                     "relay.views.max-chunks", "5000"))) {
+             RunningRelay relay = RunningRelay.start(s3, overBudget)) {
             // a chunk left out of a partial is no longer named as waiting: were it, answers would miss its samples
-            runFleet(relay, 24);
+            runFleet(List.of(relay), 24);
         }
     }
 
     /**
-     * {@code steps} of 5 s of the fleet sending, the builder every 10 s, ranges ending now asked every 15 s and
-     * compared with the walk; then the fleet stops, and the run's range must hold every chunk sent.
+     * {@code steps} of 5 s of the fleet sending (profiler p to relay p mod the relays), each relay deriving what
+     * left its window and sharing its partials, the builders every 10 s, ranges ending now asked of each relay in turn
+     * every 15 s and compared with the walk; then the fleet stops, and the run's range must hold every chunk sent.
      */
-    private static void runFleet(RunningRelay relay, int steps) throws Exception {
-        ChunkDerivations derivations = relay.bean(ChunkDerivations.class);
-        RollupBuilder builder = relay.bean(RollupBuilder.class);
+    private static void runFleet(List<RunningRelay> relays, int steps) throws Exception {
+        RunningRelay first = relays.get(0);
+        List<Deque<Long>> sentAt = new ArrayList<>();
+        relays.forEach(r -> sentAt.add(new ArrayDeque<>()));
         Random random = new Random(11);
-        long runStart = ChunkTimeIndex.minuteOf(nanos(relay.clock().instant()));
-        Deque<Long> sentAt = new ArrayDeque<>();
+        // the minute the first chunk's samples start in: it ends 5 s after now and lasts 10 s
+        long runStart = ChunkTimeIndex.minuteOf(nanos(first.clock().instant()) - 5 * SECOND);
         int sent = 0;
         for (int step = 1; step <= steps; step++) {
-            relay.clock().advance(STEP);
-            long now = nanos(relay.clock().instant());
+            relays.forEach(r -> r.clock().advance(STEP));
+            long now = nanos(first.clock().instant());
             // half the fleet ends a 10 s chunk every 5 s: two chunks a second
             for (int p = step % 2; p < FLEET; p += 2) {
-                send(relay, p, now - 10 * SECOND);
+                RunningRelay to = relays.get(p % relays.size());
+                send(to, p, now - 10 * SECOND);
                 sent++;
-                sentAt.add(now);
+                sentAt.get(p % relays.size()).add(nanos(to.clock().instant()));
             }
-            derive(derivations, sentAt, now);
-            if (step % 2 == 0) {
-                builder.runOnce();
+            for (int r = 0; r < relays.size(); r++) {
+                derive(relays.get(r), sentAt.get(r));
+                relays.get(r).bean(OpenMinutes.class).share();
+                if (step % 2 == 0) {
+                    relays.get(r).bean(RollupBuilder.class).runOnce();
+                }
             }
             if (step % 3 == 0) {
+                RunningRelay asked = relays.get(step / 3 % relays.size());
                 long to = Math.floorDiv(now, SECOND) * SECOND;
-                List<FleetAnswers.Archived> archived = FleetAnswers.Archived.all(relay);
+                List<FleetAnswers.Archived> archived = FleetAnswers.Archived.all(asked);
                 // the page's default range, the last five minutes, and a range from a random minute of the run
-                FleetAnswers.assertSameAnswer(relay, archived, ChunkTimeIndex.minuteOf(to - 60 * MINUTE), to, "", 60);
-                FleetAnswers.assertSameAnswer(relay, archived, ChunkTimeIndex.minuteOf(to) - 5 * MINUTE, to, "", 1);
+                FleetAnswers.assertSameAnswer(asked, archived, ChunkTimeIndex.minuteOf(to - 60 * MINUTE), to, "", 60);
+                FleetAnswers.assertSameAnswer(asked, archived, ChunkTimeIndex.minuteOf(to) - 5 * MINUTE, to, "", 1);
                 long from = runStart - MINUTE * random.nextInt(2)
                         + MINUTE * random.nextInt((int) ((to - runStart) / MINUTE) + 1);
                 String filter = switch (step % 4) {
@@ -95,27 +123,29 @@ class OpenMinutesTest {
                     case 2 -> "&thread_id=2";
                     default -> "";
                 };
-                FleetAnswers.assertSameAnswer(relay, archived, Math.min(from, ChunkTimeIndex.minuteOf(to)), to,
+                FleetAnswers.assertSameAnswer(asked, archived, Math.min(from, ChunkTimeIndex.minuteOf(to)), to,
                         filter, 10);
             }
         }
 
         // the fleet stops: its last chunks leave their window, their minutes settle and are rolled up
         for (int step = 0; step < 36; step++) {
-            relay.clock().advance(STEP);
-            derive(derivations, sentAt, nanos(relay.clock().instant()));
+            for (int r = 0; r < relays.size(); r++) {
+                relays.get(r).clock().advance(STEP);
+                derive(relays.get(r), sentAt.get(r));
+            }
         }
-        builder.runOnce();
-        List<FleetAnswers.Archived> archived = FleetAnswers.Archived.all(relay);
+        relays.forEach(r -> r.bean(RollupBuilder.class).runOnce());
+        List<FleetAnswers.Archived> archived = FleetAnswers.Archived.all(first);
         assertEquals(sent, archived.size(), "every acknowledged chunk is derived");
-        long end = nanos(relay.clock().instant());
-        FleetAnswers.assertSameAnswer(relay, archived, runStart, end, "", 60);
-        RelayClient.Answer collapsed = relay.client().get("/api/v1/projects/1/profile?format=collapsed&from="
+        long end = nanos(first.clock().instant());
+        FleetAnswers.assertSameAnswer(first, archived, runStart, end, "", 60);
+        RelayClient.Answer collapsed = first.client().get("/api/v1/projects/1/profile?format=collapsed&from="
                 + Instant.ofEpochSecond(0, runStart) + "&to=" + Instant.ofEpochSecond(0, end));
         long samples = collapsed.raw().lines().mapToLong(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1)))
                 .sum();
         assertEquals((long) sent * SAMPLES_PER_CHUNK, samples, "the run's range holds every chunk's samples");
-        assertTrue(relay.objects().keySet().stream().anyMatch(k -> k.startsWith("rollups/1/")), "rolled up");
+        assertTrue(first.objects().keySet().stream().anyMatch(k -> k.startsWith("rollups/1/")), "rolled up");
     }
 
     private static void send(RunningRelay relay, int profiler, long startNanos) {
@@ -124,12 +154,13 @@ class OpenMinutesTest {
                 FleetChunks.envelope(chunk)).status());
     }
 
-    /** Derives what the clock's move brought to the end of its window, and waits until that is done. */
-    private static void derive(ChunkDerivations derivations, Deque<Long> sentAt, long now)
-            throws InterruptedException {
+    /** Derives what the relay's clock brought to the end of its window, and waits until that is done. */
+    private static void derive(RunningRelay relay, Deque<Long> sentAt) throws InterruptedException {
+        long now = nanos(relay.clock().instant());
         while (!sentAt.isEmpty() && sentAt.peek() + 30 * SECOND <= now) {
             sentAt.poll();
         }
+        ChunkDerivations derivations = relay.bean(ChunkDerivations.class);
         derivations.runDue();
         Await.until(() -> "chunks past their window derived: " + derivations.pendingCount() + " pending, "
                 + sentAt.size() + " in their window", Duration.ofSeconds(30),

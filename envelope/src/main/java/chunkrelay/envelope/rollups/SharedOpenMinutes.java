@@ -1,0 +1,164 @@
+package chunkrelay.envelope.rollups;
+
+import chunkrelay.storage.RollupObjects;
+import chunkrelay.translate.view.Rollup;
+import chunkrelay.translate.view.RollupCodec;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The partials of the open minutes shared between replicas through the bucket ({@link RollupObjects.OpenPart}): each
+ * replica writes its own partial of each open minute when it changed, and reads the others' when a query needs the
+ * minute, keeping what it decoded until the part is replaced. So a chunk derived by any replica is answered from a
+ * partial, not read whole, a share interval after it was derived. Thread-safe.
+ */
+final class SharedOpenMinutes {
+    /** This process's name among the replicas sharing the bucket. */
+    private final String replica = UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+    private final RollupObjects objects;
+    /** Own parts written: by minute, the part and the minute's change count when it was written. */
+    private final Map<MinuteOf, Written> written = new ConcurrentHashMap<>();
+    /** Others' parts decoded, by replica and minute, with what they hold on the heap. */
+    private final Map<PartOf, Decoded> decoded = new ConcurrentHashMap<>();
+
+    record MinuteOf(String project, long minute) {
+    }
+
+    private record PartOf(String project, long minute, String replica) {
+    }
+
+    private record Written(RollupObjects.OpenPart part, long changes) {
+    }
+
+    private record Decoded(RollupObjects.OpenPart part, Part content, long heapBytes) {
+    }
+
+    /** One replica's partial of a minute: its rollup (null while empty), and its chunks still in their window. */
+    record Part(Rollup rollup, Set<String> waiting) {
+        Set<String> included() {
+            return rollup == null ? Set.of() : rollup.included();
+        }
+    }
+
+    SharedOpenMinutes(RollupObjects objects) {
+        this.objects = objects;
+    }
+
+    String replica() {
+        return replica;
+    }
+
+    /** Writes this replica's partial of a minute when it changed since the last write, then removes the older one. */
+    void share(String project, long minute, OpenMinute.Folded folded) {
+        MinuteOf at = new MinuteOf(project, minute);
+        Written last = written.get(at);
+        if (last != null && last.changes() == folded.changes()) {
+            return;
+        }
+        RollupObjects.OpenPart part = new RollupObjects.OpenPart(project, minute, replica,
+                last == null ? 1 : last.part().sequence() + 1);
+        objects.write(part, encode(new Part(folded.rollup(), folded.waiting())));
+        written.put(at, new Written(part, folded.changes()));
+        if (last != null) {
+            objects.remove(last.part());
+        }
+    }
+
+    /** Removes this replica's part of a minute that settled, and forgets the others' parts of it. */
+    void forget(String project, long minute) {
+        Written last = written.remove(new MinuteOf(project, minute));
+        if (last != null) {
+            objects.remove(last.part());
+        }
+        decoded.keySet().removeIf(k -> k.project().equals(project) && k.minute() == minute);
+    }
+
+    /** The minutes this replica has written a part of, so that a stop removes them. */
+    Set<MinuteOf> writtenMinutes() {
+        return Set.copyOf(written.keySet());
+    }
+
+    /**
+     * The other replicas' newest parts of a minute: one listing, and a read of each part not decoded before;
+     * {@code cacheBudget} bytes may be kept decoded beyond this query.
+     */
+    List<Part> others(String project, long minute, long cacheBudget) {
+        List<Part> parts = new ArrayList<>();
+        for (RollupObjects.OpenPart part : objects.openParts(project, minute).values()) {
+            if (part.replica().equals(replica)) {
+                continue;
+            }
+            PartOf key = new PartOf(project, minute, part.replica());
+            Decoded known = decoded.get(key);
+            if (known != null && known.part().equals(part)) {
+                parts.add(known.content());
+                continue;
+            }
+            // a part replaced since it was listed is skipped: its chunks are read whole, which is exact
+            Optional<Part> read = objects.read(part).flatMap(SharedOpenMinutes::decode);
+            if (read.isPresent()) {
+                parts.add(read.get());
+                long bytes = read.get().rollup() == null ? 0 : OpenMinute.estimate(read.get().rollup().profile());
+                if (bytes <= cacheBudget) {
+                    decoded.put(key, new Decoded(part, read.get(), bytes));
+                } else {
+                    decoded.remove(key);
+                }
+            }
+        }
+        return parts;
+    }
+
+    /** What the decoded parts of other replicas hold on the heap. */
+    long decodedBytes() {
+        return decoded.values().stream().mapToLong(Decoded::heapBytes).sum();
+    }
+
+    static byte[] encode(Part part) {
+        try {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            DataOutputStream out = new DataOutputStream(bytes);
+            byte[] rollup = part.rollup() == null ? new byte[0] : RollupCodec.write(part.rollup());
+            out.writeInt(rollup.length);
+            out.write(rollup);
+            out.writeInt(part.waiting().size());
+            for (String name : part.waiting()) {
+                out.writeUTF(name);
+            }
+            out.flush();
+            return bytes.toByteArray();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** A part as written; empty for one that does not decode (another version's, or damaged): read its chunks. */
+    static Optional<Part> decode(byte[] bytes) {
+        try {
+            DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes));
+            byte[] rollup = new byte[in.readInt()];
+            in.readFully(rollup);
+            int waiting = in.readInt();
+            Set<String> names = new HashSet<>();
+            for (int i = 0; i < waiting; i++) {
+                names.add(in.readUTF());
+            }
+            return Optional.of(new Part(rollup.length == 0 ? null : RollupCodec.read(rollup), Set.copyOf(names)));
+        } catch (IOException | RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+}
