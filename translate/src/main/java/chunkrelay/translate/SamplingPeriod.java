@@ -1,6 +1,7 @@
 package chunkrelay.translate;
 
 import chunkrelay.chunk.ProfileChunk;
+import chunkrelay.chunk.SampledTime;
 
 import java.util.Arrays;
 
@@ -10,6 +11,16 @@ final class SamplingPeriod {
     static final long DEFAULT_NANOS = 1_000_000_000L / 101;
 
     private SamplingPeriod() {
+    }
+
+    /**
+     * The period one tick stands for. A wall-clock profiler samples every thread on a timer, so the gaps between a
+     * thread's samples show its interval ({@link #medianThreadDelta}). A CPU-time profiler samples a thread only while
+     * it runs, so its gaps also hold the time it waited: its tick is the configured period, 101 Hz of CPU time for
+     * the Android SDK's Perfetto stack sampling (sentry-java {@code PerfettoProfiler.PROFILING_FREQUENCY_HZ}).
+     */
+    static long of(ProfileChunk chunk) {
+        return chunk.sampledTime() == SampledTime.CPU ? DEFAULT_NANOS : medianThreadDelta(chunk);
     }
 
     /**
