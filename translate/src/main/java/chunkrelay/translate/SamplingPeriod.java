@@ -17,10 +17,13 @@ final class SamplingPeriod {
      * The period one tick stands for. A wall-clock profiler samples every thread on a timer, so the gaps between a
      * thread's samples show its interval ({@link #medianThreadDelta}). A CPU-time profiler samples a thread only while
      * it runs, so its gaps also hold the time it waited: its tick is the configured period, 101 Hz of CPU time for
-     * the Android SDK's Perfetto stack sampling (sentry-java {@code PerfettoProfiler.PROFILING_FREQUENCY_HZ}).
+     * the Android SDK's Perfetto stack sampling (sentry-java {@code PerfettoProfiler.PROFILING_FREQUENCY_HZ}), or
+     * the gaps when they are shorter (the kernel adjusts perf's period to approximate the frequency asked for), so
+     * that no thread is said to have run longer than it was sampled.
      */
     static long of(ProfileChunk chunk) {
-        return chunk.sampledTime() == SampledTime.CPU ? DEFAULT_NANOS : medianThreadDelta(chunk);
+        long gaps = medianThreadDelta(chunk);
+        return chunk.sampledTime() == SampledTime.CPU ? Math.min(DEFAULT_NANOS, gaps) : gaps;
     }
 
     /**
