@@ -24,7 +24,8 @@ import io.opentelemetry.proto.profiles.v1development.ValueType;
  * <ul>
  *   <li>frame ({@link StackTables}): {@code Function} (name from {@code function}, qualified as
  *       {@code package.Class.method} for Java and Android frames, whose JNI signature, when known, goes with that
- *       name into {@code system_name}; file from {@code abs_path}, else {@code filename}, else {@code module}),
+ *       name into {@code system_name}; a frame with a file but no name named as Sentry's UI names it,
+ *       {@link UnnamedFrames}; file from {@code abs_path}, else {@code filename}, else {@code module}),
  *       {@code Line} ({@code lineno}, {@code colno}), {@code Location} (address from {@code instruction_addr};
  *       attributes {@code profile.frame.type} from the frame's platform else the chunk's, {@code sentry.frame.in_app},
  *       {@code sentry.frame.module}, {@code sentry.frame.platform} when the frame has its own);</li>
