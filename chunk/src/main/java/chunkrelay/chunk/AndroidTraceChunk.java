@@ -131,7 +131,7 @@ final class AndroidTraceChunk {
         return new ProfileChunk(chunk.chunkId(), chunk.profilerId(), chunk.platform(), chunk.release(),
                 chunk.environment(), chunk.clientSdk(), chunk.version(), frames, samples.stackOffsets(),
                 samples.stackFrames(), times, stacks, threads, threadIds, threadMetadata, chunk.debugImages(),
-                chunk.measurements());
+                chunk.measurements(), SampledTime.WALL_CLOCK);
     }
 
     private static Frame frame(ArtMethod method, int methodId) {

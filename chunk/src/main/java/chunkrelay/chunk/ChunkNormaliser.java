@@ -141,7 +141,7 @@ final class ChunkNormaliser {
         return new ProfileChunk(chunk.chunkId(), chunk.profilerId(), chunk.platform(), chunk.release(),
                 chunk.environment(), chunk.clientSdk(), chunk.version(), frames, stackOffsets, stackFrames,
                 times, stacks, threads, kept, keptThreads.toArray(String[]::new), threadMetadata,
-                chunk.debugImages(), chunk.measurements());
+                chunk.debugImages(), chunk.measurements(), SampledTime.WALL_CLOCK);
     }
 
     private static List<Frame> maskAddresses(List<Frame> frames) {

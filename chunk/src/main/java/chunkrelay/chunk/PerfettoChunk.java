@@ -69,6 +69,6 @@ final class PerfettoChunk {
         return new ProfileChunk(metadata.chunkId(), metadata.profilerId(), metadata.platform(), metadata.release(),
                 metadata.environment(), metadata.clientSdk(), metadata.version(), profile.frames(),
                 profile.stackOffsets(), profile.stackFrames(), times, stacks, threads, profile.threadIds(),
-                profile.threadMetadata(), images, metadata.measurements());
+                profile.threadMetadata(), images, metadata.measurements(), SampledTime.CPU);
     }
 }

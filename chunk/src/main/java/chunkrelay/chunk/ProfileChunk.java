@@ -32,22 +32,24 @@ public final class ProfileChunk {
     private final Map<String, ThreadMetadata> threadMetadata;
     private final List<DebugImage> debugImages;
     private final Map<String, Measurement> measurements;
+    private final SampledTime sampledTime;
 
     /**
      * @param stackOffsets {@code stackCount + 1} offsets into {@code stackFrames}; stack {@code i}
      *                     is {@code stackFrames[stackOffsets[i] .. stackOffsets[i + 1])}, leaf first
      * @param sampleTimestampNanos sample times in Unix nanoseconds, exact to the microsecond sent
      * @param sampleThreadIndices index into {@code threadIds} per sample
+     * @param sampledTime what one tick of the chunk's profiler stands for (its format says)
      */
     public ProfileChunk(SentryUuid chunkId, SentryUuid profilerId, String platform, String release,
                         String environment, ClientSdk clientSdk, String version, List<Frame> frames,
                         int[] stackOffsets, int[] stackFrames, long[] sampleTimestampNanos,
                         int[] sampleStackIds, int[] sampleThreadIndices, String[] threadIds,
                         Map<String, ThreadMetadata> threadMetadata, List<DebugImage> debugImages,
-                        Map<String, Measurement> measurements) {
+                        Map<String, Measurement> measurements, SampledTime sampledTime) {
         this(chunkId, profilerId, platform, release, environment, clientSdk, version, frames, stackOffsets,
                 stackFrames, sampleTimestampNanos, sampleStackIds, sampleThreadIndices, sampleTimestampNanos.length,
-                threadIds, threadMetadata, debugImages, measurements);
+                threadIds, threadMetadata, debugImages, measurements, sampledTime);
         if (sampleTimestampNanos.length != sampleStackIds.length
                 || sampleStackIds.length != sampleThreadIndices.length) {
             throw new IllegalArgumentException("sample arrays differ in length");
@@ -59,7 +61,7 @@ public final class ProfileChunk {
                  ClientSdk clientSdk, String version, List<Frame> frames, int[] stackOffsets, int[] stackFrames,
                  long[] sampleTimestampNanos, int[] sampleStackIds, int[] sampleThreadIndices, int sampleCount,
                  String[] threadIds, Map<String, ThreadMetadata> threadMetadata, List<DebugImage> debugImages,
-                 Map<String, Measurement> measurements) {
+                 Map<String, Measurement> measurements, SampledTime sampledTime) {
         if (sampleCount > sampleTimestampNanos.length || sampleCount > sampleStackIds.length
                 || sampleCount > sampleThreadIndices.length) {
             throw new IllegalArgumentException("fewer sample entries than " + sampleCount);
@@ -90,6 +92,7 @@ public final class ProfileChunk {
         this.threadMetadata = Map.copyOf(threadMetadata);
         this.debugImages = List.copyOf(debugImages);
         this.measurements = Map.copyOf(measurements);
+        this.sampledTime = java.util.Objects.requireNonNull(sampledTime, "sampledTime");
     }
 
     public SentryUuid chunkId() {
@@ -184,5 +187,10 @@ public final class ProfileChunk {
 
     public Map<String, Measurement> measurements() {
         return measurements;
+    }
+
+    /** What one tick of the chunk's profiler stands for. */
+    public SampledTime sampledTime() {
+        return sampledTime;
     }
 }

@@ -24,7 +24,8 @@ import io.opentelemetry.proto.profiles.v1development.ValueType;
  * <ul>
  *   <li>frame ({@link StackTables}): {@code Function} (name from {@code function}, qualified as
  *       {@code package.Class.method} for Java and Android frames, whose JNI signature, when known, goes with that
- *       name into {@code system_name}; file from {@code abs_path}, else {@code filename}, else {@code module}),
+ *       name into {@code system_name}; a frame with a file but no name named as Sentry's UI names it,
+ *       {@link UnnamedFrames}; file from {@code abs_path}, else {@code filename}, else {@code module}),
  *       {@code Line} ({@code lineno}, {@code colno}), {@code Location} (address from {@code instruction_addr};
  *       attributes {@code profile.frame.type} from the frame's platform else the chunk's, {@code sentry.frame.in_app},
  *       {@code sentry.frame.module}, {@code sentry.frame.platform} when the frame has its own);</li>
@@ -36,8 +37,13 @@ import io.opentelemetry.proto.profiles.v1development.ValueType;
  *       thread, and the profile then says how many samples were linked ({@code sentry.profile.samples_linked})
  *       and left unlinked as ambiguous;</li>
  *   <li>measurements ({@link MeasurementAttributes}): profile attributes {@code sentry.measurement.<name>};</li>
- *   <li>chunk id: {@code profile_id}; release, environment, SDK, platform, profiler id, project:
- *       resource attributes ({@link ResourceAttributes}).</li>
+ *   <li>what a tick stands for ({@link ProfileTypes}): {@code sample_type} {@code samples}/{@code count},
+ *       {@code period_type} {@code wall} or {@code cpu} in nanoseconds, {@code period} ({@link SamplingPeriod}); a
+ *       sample with an empty stack gets one frame saying so ({@link ProfileTypes#IDLE_FRAME});</li>
+ *   <li>chunk id: {@code profile_id}; profiler id (one per profiler session): a profile attribute
+ *       ({@link ProfileAttributes}); release, environment, SDK, platform, project: resource attributes
+ *       ({@link ResourceAttributes}), which consumers such as Pyroscope make series labels, so nothing per session
+ *       or per chunk goes there.</li>
  * </ul>
  * Left out, because OTLP has no place for them that would not break its invariants: the format
  * {@code version} (implied by the translation); frames, stacks and debug images no sample reaches
@@ -96,12 +102,14 @@ public class ChunkTranslator {
     private static Profile profile(ProfileChunk chunk, ProfilesDictionaryBuilder dictionary, SpanLinks links) {
         StackTables stacks = new StackTables(chunk, dictionary);
         ThreadAttributes threads = new ThreadAttributes(chunk, dictionary);
-        long period = SamplingPeriod.medianThreadDelta(chunk);
+        long period = SamplingPeriod.of(chunk);
         Profile.Builder profile = Profile.newBuilder()
-                .setSampleType(valueType(dictionary, "samples", "count"))
-                .setPeriodType(valueType(dictionary, "cpu", "nanoseconds"))
+                .setSampleType(valueType(dictionary, ProfileTypes.SAMPLES, ProfileTypes.COUNT))
+                .setPeriodType(valueType(dictionary, ProfileTypes.periodType(chunk.sampledTime()),
+                        ProfileTypes.NANOSECONDS))
                 .setPeriod(period)
                 .setProfileId(ByteString.copyFrom(chunk.chunkId().toBytes()));
+        ProfileAttributes.addTo(profile, chunk, dictionary);
 
         // one Sample per (stack, thread, link), in first-seen order
         int n = chunk.sampleCount();

@@ -18,8 +18,6 @@ public final class OtlpAttributes {
     /** The chunk's Sentry platform exactly as sent ({@code node}, {@code java}, {@code cocoa}, ...). */
     public static final String PROCESS_RUNTIME_NAME = "process.runtime.name";
     public static final String SENTRY_PROJECT_ID = "sentry.project_id";
-    /** 32 lowercase hex digits, as Relay writes it; ties chunks of one profiler session together. */
-    public static final String SENTRY_PROFILER_ID = "sentry.profiler_id";
 
     /** Service name when neither an override nor a release with an {@code @} gives one. */
     public static final String UNKNOWN_SERVICE = "unknown_service";
@@ -50,6 +48,11 @@ public final class OtlpAttributes {
     public static final String SENTRY_IMAGE_VMADDR = "sentry.image.vmaddr";
 
     // Profile
+    /**
+     * 32 lowercase hex digits, as Relay writes it; ties chunks of one profiler session together. A profile attribute:
+     * on the resource it would be a series label that changes at every process start.
+     */
+    public static final String SENTRY_PROFILER_ID = "sentry.profiler_id";
     /**
      * Prefix of one attribute per chunk measurement, e.g. {@code sentry.measurement.cpu_usage}: a kvlist
      * {@code {timestamps: [double], values: [double]}} as the SDK sent them, the unit in UCUM.

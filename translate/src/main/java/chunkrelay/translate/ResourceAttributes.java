@@ -7,7 +7,11 @@ import io.opentelemetry.proto.resource.v1.Resource;
 
 import static chunkrelay.translate.OtlpAttributes.*;
 
-/** The resource of a translated chunk: the service, release, environment, SDK and platform, project and profiler. */
+/**
+ * The resource of a translated chunk: the service, release, environment, SDK, runtime and project, as OpenTelemetry's
+ * resource conventions name them. Consumers make these series labels (Pyroscope copies each string or integer one), so
+ * only what a fleet shares goes here: per-session ids are profile attributes ({@link ProfileAttributes}).
+ */
 final class ResourceAttributes {
     private ResourceAttributes() {
     }
@@ -26,7 +30,6 @@ final class ResourceAttributes {
             put(resource, PROCESS_RUNTIME_NAME, chunk.platform());
         }
         put(resource, SENTRY_PROJECT_ID, Long.toString(context.projectId()));
-        put(resource, SENTRY_PROFILER_ID, chunk.profilerId() == null ? null : chunk.profilerId().toHex());
         return resource.build();
     }
 

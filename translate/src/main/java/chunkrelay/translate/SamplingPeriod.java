@@ -1,6 +1,7 @@
 package chunkrelay.translate;
 
 import chunkrelay.chunk.ProfileChunk;
+import chunkrelay.chunk.SampledTime;
 
 import java.util.Arrays;
 
@@ -10,6 +11,19 @@ final class SamplingPeriod {
     static final long DEFAULT_NANOS = 1_000_000_000L / 101;
 
     private SamplingPeriod() {
+    }
+
+    /**
+     * The period one tick stands for. A wall-clock profiler samples every thread on a timer, so the gaps between a
+     * thread's samples show its interval ({@link #medianThreadDelta}). A CPU-time profiler samples a thread only while
+     * it runs, so its gaps also hold the time it waited: its tick is the configured period, 101 Hz of CPU time for
+     * the Android SDK's Perfetto stack sampling (sentry-java {@code PerfettoProfiler.PROFILING_FREQUENCY_HZ}), or
+     * the gaps when they are shorter (the kernel adjusts perf's period to approximate the frequency asked for), so
+     * that no thread is said to have run longer than it was sampled.
+     */
+    static long of(ProfileChunk chunk) {
+        long gaps = medianThreadDelta(chunk);
+        return chunk.sampledTime() == SampledTime.CPU ? Math.min(DEFAULT_NANOS, gaps) : gaps;
     }
 
     /**

@@ -28,6 +28,8 @@ final class StackTables {
     private final int[] locationOfFrame;
     /** Chunk stack id to stack index; -1 until first reached. */
     private final int[] stackOfStackId;
+    /** The location of the frame standing for an empty stack; -1 until a sample needs it. */
+    private int emptyStackLocation = -1;
 
     StackTables(ProfileChunk chunk, ProfilesDictionaryBuilder dictionary) {
         this.chunk = chunk;
@@ -48,7 +50,26 @@ final class StackTables {
         for (int d = 0; d < depth; d++) {
             stack.addLocationIndices(location(chunk.stackFrame(stackId, d)));
         }
+        if (depth == 0) {
+            // a tick that saw no frame stays (it is time the thread was sampled) under a frame that says so, so that
+            // no consumer drops it or draws a nameless bar
+            stack.addLocationIndices(emptyStackLocation());
+        }
         return stackOfStackId[stackId] = dictionary.stack(stack.build());
+    }
+
+    private int emptyStackLocation() {
+        if (emptyStackLocation < 0) {
+            String name = ProfileTypes.emptyStackFrame(ProfileTypes.periodType(chunk.sampledTime()));
+            Location.Builder location = Location.newBuilder().addLines(Line.newBuilder().setFunctionIndex(
+                    dictionary.function(Function.newBuilder().setNameStrindex(dictionary.string(name)).build())));
+            if (chunk.platform() != null) {
+                location.addAttributeIndices(dictionary.attribute(PROFILE_FRAME_TYPE,
+                        Platforms.frameType(chunk.platform())));
+            }
+            emptyStackLocation = dictionary.location(location.build());
+        }
+        return emptyStackLocation;
     }
 
     private int location(int frameIndex) {
@@ -94,7 +115,8 @@ final class StackTables {
     /**
      * The function of a frame, or 0 when the frame names neither function nor file. Frames of JVM platforms are
      * named {@code package.Class.method} ({@link JvmFrameNames}), with the JNI signature in {@code system_name}
-     * when the frame has one (Android ART traces).
+     * when the frame has one (Android ART traces). A frame with a file but no name gets the name Sentry's own UI
+     * shows for it ({@link UnnamedFrames}).
      */
     private int function(Frame frame) {
         String platform = frame.platform() != null ? frame.platform() : chunk.platform();
@@ -103,6 +125,9 @@ final class StackTables {
         int file = dictionary.string(firstNonEmpty(frame.absPath(), frame.filename(), frame.module()));
         if (name == 0 && file == 0) {
             return 0;
+        }
+        if (name == 0) {
+            name = dictionary.string(UnnamedFrames.name(platform));
         }
         Function.Builder function = Function.newBuilder().setNameStrindex(name).setFilenameStrindex(file);
         if (jvm) {

@@ -4,6 +4,7 @@ import chunkrelay.chunk.DebugImage;
 import chunkrelay.chunk.Frame;
 import chunkrelay.chunk.Measurement;
 import chunkrelay.chunk.ProfileChunk;
+import chunkrelay.chunk.SampledTime;
 import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.profiles.v1development.Function;
 import io.opentelemetry.proto.profiles.v1development.KeyValueAndUnit;
@@ -139,7 +140,7 @@ class ChunkTranslatorTest {
     }
 
     @Test
-    void takesTheMedianGapBetweenSamplesOfTheSameThreadAsPeriod() {
+    void takesTheMedianGapBetweenSamplesOfTheSameThreadAsTheWallClockPeriod() {
         TestChunk chunk = new TestChunk();
         int s = chunk.stack(chunk.frame(TestChunk.function("run", "t.py", 1)));
         // thread 1 every 10 ms with one 40 ms pause, thread 2 offset by 3 ms: cross-thread gaps are 3 and 7 ms
@@ -149,10 +150,23 @@ class ChunkTranslatorTest {
         OtlpView view = translate(chunk.build());
 
         assertEquals(10 * MS, view.profile.getPeriod());
-        assertEquals("cpu", view.string(view.profile.getPeriodType().getTypeStrindex()));
+        assertEquals("wall", view.string(view.profile.getPeriodType().getTypeStrindex()));
         assertEquals("nanoseconds", view.string(view.profile.getPeriodType().getUnitStrindex()));
         assertEquals("samples", view.string(view.profile.getSampleType().getTypeStrindex()));
         assertEquals("count", view.string(view.profile.getSampleType().getUnitStrindex()));
+    }
+
+    @Test
+    void labelsACpuTimeProfilerCpuWithItsConfiguredPeriodNotItsThreadsGaps() {
+        TestChunk chunk = new TestChunk().platform("android").sampledTime(SampledTime.CPU);
+        int s = chunk.stack(chunk.frame(TestChunk.function("run", "App.java", 1)));
+        // a thread on a CPU now and then: its gaps hold the time it waited, which is no CPU time
+        chunk.sample(0, s, "1").sample(50 * MS, s, "1").sample(100 * MS, s, "1");
+
+        OtlpView view = translate(chunk.build());
+
+        assertEquals("cpu", view.string(view.profile.getPeriodType().getTypeStrindex()));
+        assertEquals(1_000_000_000L / 101, view.profile.getPeriod());
     }
 
     @Test
@@ -325,16 +339,43 @@ class ChunkTranslatorTest {
     }
 
     @Test
-    void givesSamplesWithAnEmptyStackTheZeroStack() {
-        TestChunk chunk = new TestChunk();
+    void givesWallClockSamplesWithAnEmptyStackTheIdleFrame() {
+        TestChunk chunk = new TestChunk().platform("javascript");
         int empty = chunk.stack();
-        int s = chunk.stack(chunk.frame(TestChunk.function("run", "t.py", 1)));
+        int s = chunk.stack(chunk.frame(TestChunk.function("run", "t.js", 1)));
         chunk.sample(0, empty, "1").sample(10 * MS, s, "1").sample(20 * MS, s, "1");
 
         OtlpView view = translate(chunk.build());
 
-        assertEquals(0, view.profile.getSamples(0).getStackIndex());
+        assertEquals(List.of("[idle]"), view.functionNames(view.profile.getSamples(0)));
+        Location idle = view.dictionary.getLocationTable(
+                view.dictionary.getStackTable(view.profile.getSamples(0).getStackIndex()).getLocationIndices(0));
+        assertEquals("v8js", view.attributes(idle).get("profile.frame.type").getStringValue());
         assertEquals(3, view.timestampCount());
+    }
+
+    @Test
+    void namesAnonymousFunctionsAsSentrysUiShowsThem() {
+        TestChunk chunk = new TestChunk().platform("node");
+        Frame anonymous = new Frame("", null, "app.js", "/srv/app.js", 3, 7, null, null, null);
+        int s = chunk.stack(chunk.frame(anonymous), chunk.frame(TestChunk.function("main", "app.js", 1)));
+        twoSamplesOf(chunk, s, "0");
+
+        OtlpView view = translate(chunk.build());
+
+        assertEquals(List.of("<anonymous>", "main"), view.functionNames(view.profile.getSamples(0)));
+        assertFalse(view.functionNames(view.profile.getSamples(0)).contains(""));
+    }
+
+    @Test
+    void namesUnnamedFramesWithAFileOfOtherPlatformsUnknown() {
+        TestChunk chunk = new TestChunk().platform("python");
+        twoSamplesOf(chunk, chunk.stack(chunk.frame(new Frame(null, "app", "app.py", null, 3, null, null, null,
+                null))), "1");
+
+        OtlpView view = translate(chunk.build());
+
+        assertEquals(List.of("<unknown>"), view.functionNames(view.profile.getSamples(0)));
     }
 
     @Test
@@ -348,10 +389,11 @@ class ChunkTranslatorTest {
 
         List<KeyValueAndUnit> attributes = view.profile.getAttributeIndicesList().stream()
                 .map(view.dictionary::getAttributeTable).toList();
-        assertEquals(List.of("sentry.measurement.cpu_usage", "sentry.measurement.memory_footprint"),
+        assertEquals(List.of("sentry.profiler_id", "sentry.measurement.cpu_usage",
+                        "sentry.measurement.memory_footprint"),
                 attributes.stream().map(a -> view.string(a.getKeyStrindex())).toList());
-        assertEquals(List.of("%", "By"), attributes.stream().map(a -> view.string(a.getUnitStrindex())).toList());
-        var series = attributes.get(1).getValue().getKvlistValue();
+        assertEquals(List.of("", "%", "By"), attributes.stream().map(a -> view.string(a.getUnitStrindex())).toList());
+        var series = attributes.get(2).getValue().getKvlistValue();
         assertEquals("timestamps", series.getValues(0).getKey());
         assertEquals(List.of(1.5, 2.5), series.getValues(0).getValue().getArrayValue().getValuesList().stream()
                 .map(AnyValue::getDoubleValue).toList());
@@ -361,7 +403,7 @@ class ChunkTranslatorTest {
     }
 
     @Test
-    void describesTheServiceSdkAndSentryIdsInResourceAttributes() {
+    void describesTheServiceAndSdkInResourceAttributesAndTheProfilerSessionInAProfileAttribute() {
         TestChunk chunk = new TestChunk().platform("node").release("shop@1.2.3").environment("staging")
                 .sdk("sentry.javascript.node", "11.1.0");
         twoSamplesOf(chunk, chunk.stack(chunk.frame(TestChunk.function("run", "t.js", 1))), "0");
@@ -376,8 +418,9 @@ class ChunkTranslatorTest {
                 "telemetry.sdk.version", "11.1.0",
                 "telemetry.sdk.language", "nodejs",
                 "process.runtime.name", "node",
-                "sentry.project_id", "42",
-                "sentry.profiler_id", "4d229f1d3807421ba62a5f8bc295d836"), view.resource());
+                "sentry.project_id", "42"), view.resource());
+        assertEquals("4d229f1d3807421ba62a5f8bc295d836", view.attributes(view.profile.getAttributeIndicesList())
+                .get("sentry.profiler_id").getStringValue());
         var scope = view.request.getResourceProfiles(0).getScopeProfiles(0).getScope();
         assertEquals("chunk-relay", scope.getName());
         assertEquals("0.1.0", scope.getVersion());

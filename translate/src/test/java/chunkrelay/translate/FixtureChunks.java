@@ -4,10 +4,13 @@ import chunkrelay.chunk.ChunkItemHeader;
 import chunkrelay.chunk.ChunkOutcome;
 import chunkrelay.chunk.ChunkProcessor;
 import chunkrelay.chunk.ProfileChunk;
+import chunkrelay.chunk.SentryUuid;
 import chunkrelay.chunk.fixtures.Fixtures;
+import chunkrelay.chunk.fixtures.PerfettoTraces;
 import chunkrelay.chunk.fixtures.RecordedChunk;
 import com.fasterxml.jackson.databind.JsonNode;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -53,11 +56,40 @@ final class FixtureChunks {
                 new ChunkItemHeader("android", "application-json"));
     }
 
+    /**
+     * An Android Perfetto chunk wrapping {@code trace} as the SDK sends it (metadata, then the trace, as one compound
+     * item).
+     */
+    static Normalised perfettoChunk(String name, byte[] trace) {
+        byte[] metadata = PerfettoTraces.metadata(
+                PerfettoTraces.CONTENT_TYPE).getBytes(StandardCharsets.UTF_8);
+        return normalise(name, PerfettoTraces.payload(metadata, trace),
+                new ChunkItemHeader("android", PerfettoTraces.CONTENT_TYPE,
+                        (long) metadata.length));
+    }
+
     /** The first profile_chunk item of a recorded request, e.g. {@code java-8.43.0/001}. */
     static Normalised sdkChunk(String request) {
         for (RecordedChunk recorded : Fixtures.sdkChunks()) {
             if (recorded.request().equals(request)) {
                 return normalise(request, recorded.payload(), header(recorded.itemHeader()));
+            }
+        }
+        throw new IllegalArgumentException("no profile_chunk in " + request);
+    }
+
+    /** A recorded request's chunk as a restarted process would send it: the same, from another profiler session. */
+    static Normalised withProfilerId(String request, SentryUuid profilerId) {
+        for (RecordedChunk recorded : Fixtures.sdkChunks()) {
+            if (recorded.request().equals(request)) {
+                String json = new String(recorded.payload(), StandardCharsets.UTF_8);
+                String sent = normalise(request, recorded.payload(), header(recorded.itemHeader())).chunk()
+                        .profilerId().toHex();
+                String replaced = json.replace(sent, profilerId.toHex());
+                if (replaced.equals(json)) {
+                    throw new IllegalArgumentException(request + " does not spell its profiler id " + sent);
+                }
+                return normalise(request, replaced.getBytes(StandardCharsets.UTF_8), header(recorded.itemHeader()));
             }
         }
         throw new IllegalArgumentException("no profile_chunk in " + request);

@@ -70,7 +70,10 @@ class FixtureTranslationTest {
             int stack = chunk.sampleStackId(s);
             for (int d = 0; d < chunk.stackDepth(stack); d++) {
                 Frame frame = chunk.frames().get(chunk.stackFrame(stack, d));
-                functions.add(frame.function() == null ? "" : frame.function());
+                functions.add(expectedName(chunk, frame));
+            }
+            if (functions.isEmpty()) {
+                functions.add(ProfileTypes.IDLE_FRAME);
             }
             expected.computeIfAbsent(chunk.threadId(chunk.sampleThreadIndex(s)), t -> new ArrayList<>())
                     .add(new TimedStack(chunk.sampleTimestampNanos(s), functions));
@@ -87,6 +90,18 @@ class FixtureTranslationTest {
         assertEquals(expected.keySet(), actual.keySet(), "threads");
         assertEquals(chunk.threadCount(), actual.size());
         expected.forEach((thread, timeline) -> assertSameTimeline(thread, timeline, actual.get(thread)));
+    }
+
+    /**
+     * The function of a frame, or for a frame with a file and no function the name Sentry's UI shows for it: every
+     * fixture chunk is of a wall-clock profiler, and its empty stacks are idle ticks.
+     */
+    private static String expectedName(ProfileChunk chunk, Frame frame) {
+        boolean hasFile = frame.absPath() != null || frame.filename() != null || frame.module() != null;
+        if (frame.function() == null || frame.function().isEmpty()) {
+            return hasFile ? ("node".equals(chunk.platform()) ? "<anonymous>" : "<unknown>") : "";
+        }
+        return frame.function();
     }
 
     /** A sample's time and its stack, leaf first: functions of the chunk's frames, or translated names. */
@@ -124,7 +139,10 @@ class FixtureTranslationTest {
     /**
      * Literal stacks (leaf first) of each fixture, as its translated samples must name them: JVM frames (Java and
      * Android) as {@code package.Class.method} with inner, lambda and hidden classes whole, as JVM profilers show
-     * them; Node.js and native frames by their function alone; Cocoa frames without a function by the empty name.
+     * them; Node.js and native frames by their function alone, anonymous Node.js functions as Sentry's UI shows them
+     * ({@code <anonymous>}); Cocoa frames with neither function nor file by the empty name (they have only an
+     * address). (Relay drops the samples of the JVM's threads without a Java frame: a thread needs 2 samples with a
+     * stack, so no recorded chunk keeps an empty stack.)
      */
     private static final Map<String, List<List<String>>> LITERAL_STACKS = Map.of(
             "java-8.43.0/001", List.of(
@@ -188,20 +206,21 @@ class FixtureTranslationTest {
                             "java.util.concurrent.FutureTask.run", "java.util.concurrent.ThreadPoolExecutor.runWorker",
                             "java.util.concurrent.ThreadPoolExecutor$Worker.run", "java.lang.Thread.run")),
             "node-11.1.0-long/001", List.of(
-                    List.of("computePrimesSieve", "busyLoop", "main", "", "Module._compile", "Module._extensions..js",
-                            "Module.load", "Module._load", "executeUserEntryPoint", "", "(root)"),
+                    List.of("computePrimesSieve", "busyLoop", "main", "<anonymous>", "Module._compile",
+                            "Module._extensions..js", "Module.load", "Module._load", "executeUserEntryPoint",
+                            "<anonymous>", "(root)"),
                     List.of("fibonacciRecursive", "(root)")),
             "node-11.1.0-long/002", List.of(
                     List.of("Bindings.startProfiling", "_startChunkProfiling", "_restartChunkProfiling",
                             "processImmediate", "callbackTrampoline", "(root)"),
                     List.of("sortRandomArrays", "busyLoop", "(root)")),
             "node-11.1.0-long/003", List.of(
-                    List.of("", "sortRandomArrays", "busyLoop", "(root)"),
+                    List.of("<anonymous>", "sortRandomArrays", "busyLoop", "(root)"),
                     List.of("multiply", "busyLoop", "(root)")),
             "node-11.1.0/003", List.of(
                     List.of("Bindings.startProfiling", "_startChunkProfiling", "_startProfiler", "start",
-                            "startProfiler", "main", "", "Module._compile", "Module._extensions..js", "Module.load",
-                            "Module._load", "executeUserEntryPoint", "", "(root)"),
+                            "startProfiler", "main", "<anonymous>", "Module._compile", "Module._extensions..js",
+                            "Module.load", "Module._load", "executeUserEntryPoint", "<anonymous>", "(root)"),
                     List.of("(idle)", "(root)"),
                     List.of("multiply", "busyLoop", "(root)")),
             "relay/sample_v2_valid.json", List.of(List.of("")),

@@ -126,11 +126,9 @@ class ProfileViewsTest {
             Files.write(file, gzipped.toByteArray());
             GoPprof.Raw raw = GoPprof.raw(file);
             assertEquals(otlpSamples(requests), raw.sampleCount(), "samples as go tool pprof counts them");
-            Set<String> names = otlpFunctionNames(requests);
-            if (emptyStackSamples(requests) > 0) {
-                names.add(MergedProfile.NO_STACK);
-            }
-            assertEquals(names, raw.functionNames(), "function names as go tool pprof lists them");
+            assertEquals(0, emptyStackSamples(requests), "the translation names every empty stack");
+            assertEquals(otlpFunctionNames(requests), raw.functionNames(),
+                    "function names as go tool pprof lists them");
         }
     }
 
@@ -193,9 +191,8 @@ class ProfileViewsTest {
     }
 
     @Test
-    void samplesWithAnEmptyStackAreOneNamedFrameInEveryExportAndAnEmptyStackInOtlp(@TempDir Path dir)
-            throws Exception {
-        TestChunk chunk = new TestChunk();
+    void wallClockTicksWithAnEmptyStackAreOneIdleFrameInOtlpAndInEveryExport(@TempDir Path dir) throws Exception {
+        TestChunk chunk = new TestChunk().platform("javascript");
         int work = chunk.stack(chunk.frame(TestChunk.function("work", "app.js", 1)));
         int idle = chunk.stack();
         for (int ms = 0; ms < 10; ms++) {
@@ -204,12 +201,13 @@ class ProfileViewsTest {
         chunk.thread("0", "main", null);
         List<ExportProfilesServiceRequest> request = List.of(TRANSLATOR.translate(chunk.build(),
                 TranslationContext.forProject(1)));
-        assertEquals(7, emptyStackSamples(request), "the OTLP form keeps the empty stacks");
+        assertEquals(0, emptyStackSamples(request), "the OTLP form names the idle ticks");
+        assertEquals(Set.of("work", ProfileTypes.IDLE_FRAME), otlpFunctionNames(request));
         MergedProfile merged = merge(ViewFilter.all(), request);
 
         StringWriter collapsed = new StringWriter();
         CollapsedStacksWriter.write(merged, collapsed);
-        assertEquals("(no stack) 7\nwork 3\n", collapsed.toString());
+        assertEquals(ProfileTypes.IDLE_FRAME + " 7\nwork 3\n", collapsed.toString());
 
         ByteArrayOutputStream gzipped = new ByteArrayOutputStream();
         PprofWriter.write(merged, gzipped);
@@ -217,7 +215,7 @@ class ProfileViewsTest {
         Files.write(file, gzipped.toByteArray());
         GoPprof.Raw raw = GoPprof.raw(file);
         assertEquals(10, raw.sampleCount(), "go tool pprof counts the idle samples");
-        assertEquals(Set.of("work", MergedProfile.NO_STACK), raw.functionNames());
+        assertEquals(Set.of("work", ProfileTypes.IDLE_FRAME), raw.functionNames());
         assertEquals(List.of(), PprofInvariants.check(PprofWriter.toProto(merged)));
 
         ByteArrayOutputStream speedscope = new ByteArrayOutputStream();
@@ -229,7 +227,7 @@ class ProfileViewsTest {
             JsonNode sample = thread.path("samples").get(i);
             assertEquals(1, sample.size(), "no sample without a frame");
             if (json.path("shared").path("frames").get(sample.get(0).asInt()).path("name").asText()
-                    .equals(MergedProfile.NO_STACK)) {
+                    .equals(ProfileTypes.IDLE_FRAME)) {
                 named += thread.path("counts").get(i).asLong();
             }
         }
@@ -237,8 +235,8 @@ class ProfileViewsTest {
 
         ExportProfilesServiceRequest otlp = OtlpViewWriter.build(merged, "chunk-relay");
         assertEquals(List.of(), OtlpInvariants.check(otlp));
-        assertEquals(7, emptyStackSamples(List.of(otlp)), "the OTLP export keeps them as they were archived");
-        assertEquals(Set.of("work"), otlpFunctionNames(List.of(otlp)));
+        assertEquals(0, emptyStackSamples(List.of(otlp)));
+        assertEquals(Set.of("work", ProfileTypes.IDLE_FRAME), otlpFunctionNames(List.of(otlp)));
     }
 
     @Test

@@ -1,5 +1,6 @@
 package chunkrelay.translate;
 
+import chunkrelay.chunk.SampledTime;
 import chunkrelay.translate.view.CollapsedStacksWriter;
 import chunkrelay.translate.view.MergedProfile;
 import chunkrelay.translate.view.PprofWriter;
@@ -34,12 +35,16 @@ class RollupMergeTest {
     private static final long SECOND = 1_000_000_000L;
     private static final long BUCKET = 10 * SECOND;
 
-    /** Chunks of random samples over 40 s from {@link TestChunk#T0}, some idle, two threads, two releases. */
+    /**
+     * Chunks of random samples over 40 s from {@link TestChunk#T0}, some idle, two threads, two releases, the last of
+     * a CPU-time profiler (so rollups hold two sample types).
+     */
     private static List<ExportProfilesServiceRequest> chunks() {
         Random random = new Random(3);
         List<ExportProfilesServiceRequest> chunks = new ArrayList<>();
         for (int c = 0; c < 4; c++) {
-            TestChunk chunk = new TestChunk().release(c % 2 == 0 ? "a@1" : "b@2");
+            TestChunk chunk = new TestChunk().release(c % 2 == 0 ? "a@1" : "b@2")
+                    .sampledTime(c == 3 ? SampledTime.CPU : SampledTime.WALL_CLOCK);
             int main = chunk.frame(TestChunk.function("main", "app.py", 1));
             int work = chunk.frame(TestChunk.function("work", "app.py", 7));
             int io = chunk.frame(TestChunk.function("io", "io.py", 3));

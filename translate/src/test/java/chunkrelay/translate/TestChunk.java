@@ -5,6 +5,7 @@ import chunkrelay.chunk.DebugImage;
 import chunkrelay.chunk.Frame;
 import chunkrelay.chunk.Measurement;
 import chunkrelay.chunk.ProfileChunk;
+import chunkrelay.chunk.SampledTime;
 import chunkrelay.chunk.SentryUuid;
 import chunkrelay.chunk.ThreadMetadata;
 
@@ -31,6 +32,7 @@ final class TestChunk {
     private final Map<String, ThreadMetadata> threadMetadata = new HashMap<>();
     private final List<DebugImage> images = new ArrayList<>();
     private final Map<String, Measurement> measurements = new HashMap<>();
+    private SampledTime sampledTime = SampledTime.WALL_CLOCK;
 
     static Frame function(String name, String file, int line) {
         return new Frame(name, null, file, null, line, null, null, null, null);
@@ -42,6 +44,11 @@ final class TestChunk {
 
     TestChunk platform(String platform) {
         this.platform = platform;
+        return this;
+    }
+
+    TestChunk sampledTime(SampledTime sampledTime) {
+        this.sampledTime = sampledTime;
         return this;
     }
 
@@ -115,6 +122,6 @@ final class TestChunk {
         }
         return new ProfileChunk(CHUNK_ID, PROFILER_ID, platform, release, environment, sdk, "2", frames,
                 offsets, flat.stream().mapToInt(Integer::intValue).toArray(), timestamps, stackIds, threads,
-                threadIndices.keySet().toArray(String[]::new), threadMetadata, images, measurements);
+                threadIndices.keySet().toArray(String[]::new), threadMetadata, images, measurements, sampledTime);
     }
 }

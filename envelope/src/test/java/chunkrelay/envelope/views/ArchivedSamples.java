@@ -3,7 +3,6 @@ package chunkrelay.envelope.views;
 import chunkrelay.envelope.testing.RunningRelay;
 import chunkrelay.storage.ArchivedChunk;
 import chunkrelay.storage.ChunkMetadata;
-import chunkrelay.translate.view.MergedProfile;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
 import io.opentelemetry.proto.profiles.v1development.Line;
@@ -15,7 +14,6 @@ import io.opentelemetry.proto.profiles.v1development.Sample;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.HexFormat;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -61,11 +59,8 @@ final class ArchivedSamples {
                     + HexFormat.of().formatHex(link.getSpanId().toByteArray()), count, Long::sum);
         }
         Set<String> functions = new HashSet<>();
-        List<Integer> locations = dictionary.getStackTable(sample.getStackIndex()).getLocationIndicesList();
-        if (locations.isEmpty()) {
-            functions.add(MergedProfile.NO_STACK + "\u0000");
-        }
-        for (int index : locations) {
+        // the translation gives an empty stack one named frame, so every sample has a function
+        for (int index : dictionary.getStackTable(sample.getStackIndex()).getLocationIndicesList()) {
             Location location = dictionary.getLocationTable(index);
             for (Line line : location.getLinesList()) {
                 var function = dictionary.getFunctionTable(line.getFunctionIndex());

@@ -22,9 +22,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The flame-graph page in a real headless browser (Debian's Chromium over the DevTools protocol) after the recorded
- * SDK requests: it lists the Java fixture's chunks, draws its flame graph with the busiest frame labelled, shows a
- * frame's full name, file, samples and share under the pointer, and logs no error. The screenshot is saved as
- * {@code envelope/target/views-page.png}.
+ * SDK requests: it lists the Java fixture's chunks, draws its flame graph of wall-clock time with the busiest frame
+ * labelled, shows a frame's full name, file, samples and share under the pointer, and logs no error. The screenshot
+ * is saved as {@code envelope/target/views-page.png}.
  */
 @Tag("external")
 class ProfilePageBrowserTest {
@@ -51,6 +51,9 @@ class ProfilePageBrowserTest {
             assertEquals(2, browser.evaluate("document.querySelectorAll('#chunkRows tr').length").asInt(),
                     "the Java fixture's two chunks");
             assertEquals(profiler, browser.evaluate("document.getElementById('profiler').value").asText());
+            String title = browser.evaluate("document.getElementById('graphTitle').textContent").asText();
+            assertTrue(title.contains(" samples of wall-clock time, "),
+                    "the page says what the OTLP form says the Java SDK sampled: " + title);
 
             JsonNode label = null;
             for (JsonNode drawn : browser.evaluate("window.chunkRelayView.labels")) {

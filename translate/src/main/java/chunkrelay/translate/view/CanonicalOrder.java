@@ -47,7 +47,6 @@ final class CanonicalOrder {
         for (int l : locationOrder) {
             out.locations.add(relined.get(l));
         }
-        out.noStackLocation = in.noStackLocation < 0 ? -1 : locationIndex[in.noStackLocation];
 
         List<int[]> restacked = new ArrayList<>(in.stacks.size());
         for (int[] stack : in.stacks) {
@@ -85,12 +84,13 @@ final class CanonicalOrder {
 
         for (MergedProfile.SampleGroup group : in.samples) {
             out.samples.add(new MergedProfile.SampleGroup(stackIndex[group.stack()], threadIndex[group.thread()],
-                    group.link() < 0 ? -1 : linkIndex[group.link()], group.periodNanos(), group.count(),
-                    group.firstNanos(), group.lastNanos()));
+                    group.link() < 0 ? -1 : linkIndex[group.link()], group.periodType(), group.periodNanos(),
+                    group.count(), group.firstNanos(), group.lastNanos()));
         }
         out.samples.sort(Comparator.comparingInt(MergedProfile.SampleGroup::stack)
                 .thenComparingInt(MergedProfile.SampleGroup::thread)
                 .thenComparingInt(MergedProfile.SampleGroup::link)
+                .thenComparing(MergedProfile.SampleGroup::periodType)
                 .thenComparingLong(MergedProfile.SampleGroup::periodNanos));
         return out;
     }

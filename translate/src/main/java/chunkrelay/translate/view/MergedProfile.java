@@ -4,12 +4,14 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedSet;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * One profile merged from the OTLP forms of chunks or from rollups of them: functions, locations and stacks
  * deduplicated, threads keyed by profiler and thread (and, in a rollup, the chunk attributes the filters need), and
- * one {@link SampleGroup} per (stack, thread, link, period) holding how many samples it has and when the first and
+ * one {@link SampleGroup} per (stack, thread, link, sample type, period) holding how many samples it has and when the first and
  * last of them were taken. Sums of counts, minima and maxima are associative, so a profile merged from rollups
  * equals the one merged from the chunks they hold; per-sample timestamps are not kept, which is what lets a week's
  * answer fit in memory. Optionally it counts samples per thread on a {@link TimeGrid}, for timelines. Built by
@@ -17,12 +19,6 @@ import java.util.TreeMap;
  * what was merged and not on the order it was merged in; read by the writers.
  */
 public final class MergedProfile {
-    /**
-     * The one frame of a sample whose stack is empty (idle time in JavaScript's self-profiling API, idle threads
-     * elsewhere): every export and the page show such samples under this name.
-     */
-    public static final String NO_STACK = "(no stack)";
-
     /** A function: its name (qualified for JVM frames), system name and file. */
     public record Function(String name, String systemName, String file) {
     }
@@ -57,13 +53,16 @@ public final class MergedProfile {
     /**
      * Samples of one stack on one thread with one link (-1 for none).
      *
+     * @param periodType  what one sample stands for, the period type of the chunks they came from
+     *                    ({@code wall} or {@code cpu}, {@link chunkrelay.translate.ProfileTypes}): samples of different
+     *                    types are never one group
      * @param periodNanos the sampling period of the chunks they came from, which one sample stands for
      * @param count       how many samples
      * @param firstNanos  the earliest sample's time (Unix nanoseconds)
      * @param lastNanos   the latest sample's time
      */
-    public record SampleGroup(int stack, int thread, int link, long periodNanos, long count, long firstNanos,
-                              long lastNanos) {
+    public record SampleGroup(int stack, int thread, int link, String periodType, long periodNanos, long count,
+                              long firstNanos, long lastNanos) {
     }
 
     final List<Function> functions = new ArrayList<>();
@@ -81,8 +80,6 @@ public final class MergedProfile {
     long periodNanos;
     long startNanos = Long.MAX_VALUE;
     long endNanos = Long.MIN_VALUE;
-    /** The location of the {@link #NO_STACK} frame, -1 while no sample needed it. */
-    int noStackLocation = -1;
 
     MergedProfile() {
     }
@@ -151,22 +148,16 @@ public final class MergedProfile {
     }
 
     /**
-     * Whether a merged stack stands for an empty one (its only location is the {@link #NO_STACK} frame); the OTLP
-     * export writes such samples with their original empty stack.
+     * The period types of the merged samples, in order: one for a range of one kind of profiler, {@code cpu} and
+     * {@code wall} when a range holds both (an Android fleet with Perfetto and ART chunks); the writers keep them
+     * apart.
      */
-    public boolean isNoStack(int stack) {
-        int[] stackLocations = stacks.get(stack);
-        return stackLocations.length == 1 && stackLocations[0] == noStackLocation;
-    }
-
-    /** Whether a location is the {@link #NO_STACK} frame's. */
-    public boolean isNoStackLocation(int location) {
-        return location == noStackLocation && noStackLocation >= 0;
-    }
-
-    /** Whether a function is the {@link #NO_STACK} frame's. */
-    public boolean isNoStackFunction(int function) {
-        return noStackLocation >= 0 && locations.get(noStackLocation).lines().get(0).function() == function;
+    public SortedSet<String> sampleTypes() {
+        SortedSet<String> types = new TreeSet<>();
+        for (SampleGroup group : samples) {
+            types.add(group.periodType());
+        }
+        return types;
     }
 
     /** The chunks whose first sample lies in the merged range and that pass the chunk filters. */

@@ -1,5 +1,7 @@
 package chunkrelay.translate.view;
 
+import chunkrelay.translate.ProfileTypes;
+
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -7,7 +9,7 @@ import java.util.Map;
 
 /**
  * The tables of a merge: each function, location, stack, thread and link once (an indexed set, as the OTLP dictionary
- * is), and the sample groups by (stack, thread, link, period) with their counts and first and last sample. The
+ * is), and the sample groups by (stack, thread, link, sample type, period) with their counts and first and last sample. The
  * mappings of each input ({@link RequestMapping}, {@link RollupMapping}) add to them. Not thread-safe.
  */
 final class MergedTables {
@@ -34,7 +36,7 @@ final class MergedTables {
         }
     }
 
-    private record GroupKey(int stack, int thread, int link, long period) {
+    private record GroupKey(int stack, int thread, int link, String periodType, long period) {
     }
 
     MergedTables(ViewFilter filter, TimeGrid grid, boolean keepChunkAttributes) {
@@ -62,15 +64,16 @@ final class MergedTables {
         for (Map.Entry<GroupKey, long[]> group : groups.entrySet()) {
             GroupKey key = group.getKey();
             long[] value = group.getValue();
-            merged.samples.add(new MergedProfile.SampleGroup(key.stack(), key.thread(), key.link(), key.period(),
-                    value[0], value[1], value[2]));
+            merged.samples.add(new MergedProfile.SampleGroup(key.stack(), key.thread(), key.link(),
+                    key.periodType(), key.period(), value[0], value[1], value[2]));
         }
         groups.clear();
         return CanonicalOrder.of(merged);
     }
 
-    void addSamples(int stack, int thread, int link, long period, long count, long first, long last) {
-        long[] group = groups.computeIfAbsent(new GroupKey(stack, thread, link, period),
+    void addSamples(int stack, int thread, int link, String periodType, long period, long count, long first,
+                    long last) {
+        long[] group = groups.computeIfAbsent(new GroupKey(stack, thread, link, periodType, period),
                 k -> new long[] {0, Long.MAX_VALUE, Long.MIN_VALUE});
         group[0] += count;
         group[1] = Math.min(group[1], first);
@@ -133,14 +136,13 @@ final class MergedTables {
         merged.chunkCounts.merge(attributes, chunks, Long::sum);
     }
 
-    /** The merged location of the {@link MergedProfile#NO_STACK} frame, added on first use. */
-    int noStackLocation() {
-        if (merged.noStackLocation < 0) {
-            int function = function(new MergedProfile.Function(MergedProfile.NO_STACK, null, null));
-            merged.noStackLocation = location(new MergedProfile.Location(0, List.of(
-                    new MergedProfile.Line(function, 0))));
-        }
-        return merged.noStackLocation;
+    /**
+     * The merged location of a frame that stands for an empty stack, named as the translation names it
+     * ({@link ProfileTypes#emptyStackFrame}): OTLP archived before the translation wrote that frame has empty stacks.
+     */
+    int emptyStackLocation(String periodType) {
+        int function = function(new MergedProfile.Function(ProfileTypes.emptyStackFrame(periodType), null, null));
+        return location(new MergedProfile.Location(0, List.of(new MergedProfile.Line(function, 0))));
     }
 
     /** A mapping of {@code length} input indexes, none mapped yet. */

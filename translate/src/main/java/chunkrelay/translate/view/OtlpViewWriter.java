@@ -1,13 +1,12 @@
 package chunkrelay.translate.view;
 
 import chunkrelay.translate.OtlpAttributes;
+import chunkrelay.translate.ProfileTypes;
 import chunkrelay.translate.ProfilesDictionaryBuilder;
 import chunkrelay.translate.ThreadAttributes;
 import com.google.protobuf.ByteString;
 import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
-import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.common.v1.InstrumentationScope;
-import io.opentelemetry.proto.common.v1.KeyValue;
 import io.opentelemetry.proto.profiles.v1development.Function;
 import io.opentelemetry.proto.profiles.v1development.Line;
 import io.opentelemetry.proto.profiles.v1development.Link;
@@ -26,13 +25,15 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 /**
- * A {@link MergedProfile} as one OTLP profiles request: one profile with every merged sample (its count,
- * thread attributes and link), the dictionary rebuilt without orphans; the resource names the profiler when the range
- * holds one, and each sample names its profiler when it holds several.
+ * A {@link MergedProfile} as one OTLP profiles request: one profile per sample type (the period type, {@code wall} or
+ * {@code cpu}, as the chunks said it: a range holding both keeps them apart) with every merged sample of that type (its
+ * count, thread attributes and link), the dictionary rebuilt without orphans; a profile attribute names the profiler
+ * when the range holds one, and each sample names its profiler when it holds several.
  */
 public final class OtlpViewWriter {
     private OtlpViewWriter() {
@@ -42,9 +43,6 @@ public final class OtlpViewWriter {
         ProfilesDictionaryBuilder dictionary = new ProfilesDictionaryBuilder();
         int[] functions = new int[profile.functions().size()];
         for (int f = 0; f < functions.length; f++) {
-            if (profile.isNoStackFunction(f)) {
-                continue;
-            }
             MergedProfile.Function function = profile.functions().get(f);
             functions[f] = dictionary.function(Function.newBuilder().setNameStrindex(dictionary.string(function.name()))
                     .setSystemNameStrindex(dictionary.string(function.systemName()))
@@ -52,9 +50,6 @@ public final class OtlpViewWriter {
         }
         int[] locations = new int[profile.locations().size()];
         for (int l = 0; l < locations.length; l++) {
-            if (profile.isNoStackLocation(l)) {
-                continue;
-            }
             MergedProfile.Location location = profile.locations().get(l);
             Location.Builder otlp = Location.newBuilder().setAddress(location.address());
             for (MergedProfile.Line line : location.lines()) {
@@ -62,69 +57,78 @@ public final class OtlpViewWriter {
             }
             locations[l] = dictionary.location(otlp.build());
         }
-        Profile.Builder otlpProfile = Profile.newBuilder()
-                .setSampleType(ValueType.newBuilder().setTypeStrindex(dictionary.string("samples"))
-                        .setUnitStrindex(dictionary.string("count")))
-                .setPeriodType(ValueType.newBuilder().setTypeStrindex(dictionary.string("cpu"))
-                        .setUnitStrindex(dictionary.string("nanoseconds")))
-                .setPeriod(profile.periodNanos());
-        if (profile.sampleCount() > 0) {
-            otlpProfile.setTimeUnixNano(profile.startNanos()).setDurationNano(profile.endNanos() - profile.startNanos());
-        }
         Set<String> profilers = profile.threads().stream().map(MergedProfile.Thread::profilerId)
                 .filter(p -> p != null).collect(Collectors.toCollection(TreeSet::new));
-        // groups of chunks with different periods share (stack, thread, link): one OTLP sample each
-        Map<List<Integer>, List<MergedProfile.SampleGroup>> byIdentity = new LinkedHashMap<>();
+        // groups of chunks with different periods share (stack, thread, link): one OTLP sample each, per sample type
+        Map<String, Map<List<Integer>, List<MergedProfile.SampleGroup>>> byType = new TreeMap<>();
         for (MergedProfile.SampleGroup group : profile.samples()) {
-            byIdentity.computeIfAbsent(List.of(group.stack(), group.thread(), group.link()), k -> new ArrayList<>())
+            byType.computeIfAbsent(group.periodType(), t -> new LinkedHashMap<>())
+                    .computeIfAbsent(List.of(group.stack(), group.thread(), group.link()), k -> new ArrayList<>())
                     .add(group);
         }
-        for (List<MergedProfile.SampleGroup> same : byIdentity.values()) {
-            MergedProfile.SampleGroup group = same.get(0);
-            Stack.Builder stack = Stack.newBuilder();
-            if (!profile.isNoStack(group.stack())) {
-                for (int location : profile.stacks().get(group.stack())) {
-                    stack.addLocationIndices(locations[location]);
-                }
-            }
-            Sample.Builder sample = Sample.newBuilder().setStackIndex(dictionary.stack(stack.build()));
-            MergedProfile.Thread thread = profile.threads().get(group.thread());
-            if (thread.threadId() != null) {
-                sample.addAttributeIndices(dictionary.attribute(OtlpAttributes.THREAD_ID,
-                        ThreadAttributes.threadIdValue(thread.threadId()), null));
-            }
-            if (thread.name() != null) {
-                sample.addAttributeIndices(dictionary.attribute(OtlpAttributes.THREAD_NAME, thread.name()));
-            }
-            if (profilers.size() > 1 && thread.profilerId() != null) {
-                // threads of different profilers stay apart, as in the archived forms
-                sample.addAttributeIndices(dictionary.attribute(OtlpAttributes.SENTRY_PROFILER_ID, thread.profilerId()));
-            }
-            if (group.link() >= 0) {
-                MergedProfile.Link link = profile.links().get(group.link());
-                sample.setLinkIndex(dictionary.link(Link.newBuilder()
-                        .setTraceId(ByteString.copyFrom(HexFormat.of().parseHex(link.traceId())))
-                        .setSpanId(ByteString.copyFrom(HexFormat.of().parseHex(link.spanId()))).build()));
-            }
-            long count = 0;
-            for (MergedProfile.SampleGroup part : same) {
-                count += part.count();
-            }
-            // merged samples are counts (OTLP's aggregated form): a range's answer keeps no per-sample times
-            sample.addValues(count);
-            otlpProfile.addSamples(sample);
+        if (byType.isEmpty()) {
+            byType.put(ProfileTypes.WALL, Map.of());
         }
-        Resource.Builder resource = Resource.newBuilder();
-        if (profilers.size() == 1) {
-            resource.addAttributes(KeyValue.newBuilder().setKey(OtlpAttributes.SENTRY_PROFILER_ID)
-                    .setValue(AnyValue.newBuilder().setStringValue(profilers.iterator().next())));
+        ScopeProfiles.Builder scope = ScopeProfiles.newBuilder()
+                .setScope(InstrumentationScope.newBuilder().setName(scopeName));
+        for (Map.Entry<String, Map<List<Integer>, List<MergedProfile.SampleGroup>>> type : byType.entrySet()) {
+            Profile.Builder otlpProfile = Profile.newBuilder()
+                    .setSampleType(ValueType.newBuilder().setTypeStrindex(dictionary.string(ProfileTypes.SAMPLES))
+                            .setUnitStrindex(dictionary.string(ProfileTypes.COUNT)))
+                    .setPeriodType(ValueType.newBuilder().setTypeStrindex(dictionary.string(type.getKey()))
+                            .setUnitStrindex(dictionary.string(ProfileTypes.NANOSECONDS)))
+                    .setPeriod(profile.periodNanos());
+            if (profile.sampleCount() > 0) {
+                otlpProfile.setTimeUnixNano(profile.startNanos())
+                        .setDurationNano(profile.endNanos() - profile.startNanos());
+            }
+            if (profilers.size() == 1) {
+                otlpProfile.addAttributeIndices(dictionary.attribute(OtlpAttributes.SENTRY_PROFILER_ID,
+                        profilers.iterator().next()));
+            }
+            for (List<MergedProfile.SampleGroup> same : type.getValue().values()) {
+                otlpProfile.addSamples(sample(profile, same, locations, profilers.size() > 1, dictionary));
+            }
+            scope.addProfiles(otlpProfile);
         }
         return ExportProfilesServiceRequest.newBuilder()
-                .addResourceProfiles(ResourceProfiles.newBuilder().setResource(resource)
-                        .addScopeProfiles(ScopeProfiles.newBuilder()
-                                .setScope(InstrumentationScope.newBuilder().setName(scopeName))
-                                .addProfiles(otlpProfile)))
+                .addResourceProfiles(ResourceProfiles.newBuilder().setResource(Resource.newBuilder())
+                        .addScopeProfiles(scope))
                 .setDictionary(dictionary.build())
                 .build();
+    }
+
+    private static Sample sample(MergedProfile profile, List<MergedProfile.SampleGroup> same, int[] locations,
+                                 boolean severalProfilers, ProfilesDictionaryBuilder dictionary) {
+        MergedProfile.SampleGroup group = same.get(0);
+        Stack.Builder stack = Stack.newBuilder();
+        for (int location : profile.stacks().get(group.stack())) {
+            stack.addLocationIndices(locations[location]);
+        }
+        Sample.Builder sample = Sample.newBuilder().setStackIndex(dictionary.stack(stack.build()));
+        MergedProfile.Thread thread = profile.threads().get(group.thread());
+        if (thread.threadId() != null) {
+            sample.addAttributeIndices(dictionary.attribute(OtlpAttributes.THREAD_ID,
+                    ThreadAttributes.threadIdValue(thread.threadId()), null));
+        }
+        if (thread.name() != null) {
+            sample.addAttributeIndices(dictionary.attribute(OtlpAttributes.THREAD_NAME, thread.name()));
+        }
+        if (severalProfilers && thread.profilerId() != null) {
+            // threads of different profilers stay apart, as in the archived forms
+            sample.addAttributeIndices(dictionary.attribute(OtlpAttributes.SENTRY_PROFILER_ID, thread.profilerId()));
+        }
+        if (group.link() >= 0) {
+            MergedProfile.Link link = profile.links().get(group.link());
+            sample.setLinkIndex(dictionary.link(Link.newBuilder()
+                    .setTraceId(ByteString.copyFrom(HexFormat.of().parseHex(link.traceId())))
+                    .setSpanId(ByteString.copyFrom(HexFormat.of().parseHex(link.spanId()))).build()));
+        }
+        long count = 0;
+        for (MergedProfile.SampleGroup part : same) {
+            count += part.count();
+        }
+        // merged samples are counts (OTLP's aggregated form): a range's answer keeps no per-sample times
+        return sample.addValues(count).build();
     }
 }

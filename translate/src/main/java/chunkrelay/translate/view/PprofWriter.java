@@ -1,17 +1,22 @@
 package chunkrelay.translate.view;
 
+import chunkrelay.translate.ProfileTypes;
 import com.google.perftools.profiles.ProfileProto;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.zip.GZIPOutputStream;
 
 /**
  * Writes a {@link MergedProfile} as a gzipped pprof {@code profile.proto}, the way {@code go tool pprof}, Pyroscope
- * and IDEs read it: sample types {@code samples/count} and {@code cpu/nanoseconds} (count × the chunk's period, as
- * Pyroscope reads OTLP {@code samples/count} with a {@code cpu} period), one location per merged location with its
+ * and IDEs read it: sample types {@code samples/count} and, per sample type of the merged chunks (the OTLP period type,
+ * {@code wall} or {@code cpu}), {@code <type>/nanoseconds}: count × the chunk's period in its own type's column and 0
+ * in the other's, so wall-clock and CPU time never add up; the period type and the default sample type are the one
+ * type, or {@code samples} when a range holds both (an empty answer says {@code wall}); one location per merged location with its
  * lines, functions with names and files, one mapping for everything (the frames are symbolic already), string labels
  * {@code thread.id}, {@code thread.name} and, for linked samples, {@code trace_id} and {@code span_id}. Every id is
  * its table index plus one; string 0 is "".
@@ -30,11 +35,15 @@ public final class PprofWriter {
     public static ProfileProto.Profile toProto(MergedProfile profile) {
         Strings strings = new Strings();
         ProfileProto.Profile.Builder pprof = ProfileProto.Profile.newBuilder();
-        pprof.addSampleType(valueType(strings, "samples", "count"));
-        pprof.addSampleType(valueType(strings, "cpu", "nanoseconds"));
-        pprof.setPeriodType(valueType(strings, "cpu", "nanoseconds"));
+        List<String> types = profile.sampleTypes().isEmpty() ? List.of(ProfileTypes.WALL)
+                : new ArrayList<>(profile.sampleTypes());
+        pprof.addSampleType(valueType(strings, ProfileTypes.SAMPLES, ProfileTypes.COUNT));
+        for (String type : types) {
+            pprof.addSampleType(valueType(strings, type, ProfileTypes.NANOSECONDS));
+        }
+        pprof.setPeriodType(valueType(strings, types.get(0), ProfileTypes.NANOSECONDS));
         pprof.setPeriod(profile.periodNanos());
-        pprof.setDefaultSampleType(strings.index("cpu"));
+        pprof.setDefaultSampleType(strings.index(types.size() == 1 ? types.get(0) : ProfileTypes.SAMPLES));
         if (profile.sampleCount() > 0) {
             pprof.setTimeNanos(profile.startNanos());
             pprof.setDurationNanos(profile.endNanos() - profile.startNanos());
@@ -68,7 +77,10 @@ public final class PprofWriter {
                 sample.addLocationId(location + 1L);
             }
             long count = group.count();
-            sample.addValue(count).addValue(count * group.periodNanos());
+            sample.addValue(count);
+            for (String type : types) {
+                sample.addValue(type.equals(group.periodType()) ? count * group.periodNanos() : 0);
+            }
             MergedProfile.Thread thread = profile.threads().get(group.thread());
             label(sample, strings, "thread.id", thread.threadId());
             label(sample, strings, "thread.name", thread.name());

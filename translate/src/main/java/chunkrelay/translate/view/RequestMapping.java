@@ -48,28 +48,41 @@ final class RequestMapping {
 
     void add(List<ResourceProfiles> resources, String platform, String release, String environment) {
         for (ResourceProfiles resource : resources) {
-            ChunkAttributes chunk = new ChunkAttributes(
-                    resourceAttribute(resource, OtlpAttributes.SENTRY_PROFILER_ID), platform, release,
-                    environment);
-            if (!chunk.passes(filter)) {
-                continue;
-            }
-            long first = Long.MAX_VALUE;
             for (ScopeProfiles scope : resource.getScopeProfilesList()) {
                 for (Profile profile : scope.getProfilesList()) {
-                    first = Math.min(first, addProfile(profile, chunk));
+                    ChunkAttributes chunk = new ChunkAttributes(profilerId(resource, profile), platform, release,
+                            environment);
+                    if (!chunk.passes(filter)) {
+                        continue;
+                    }
+                    long first = addProfile(profile, chunk);
+                    // a chunk counts in the range of its first sample, so that counts of adjacent ranges add up
+                    if (first >= fromNanos && first < toNanos) {
+                        tables.countChunk(chunk, 1);
+                    }
                 }
             }
-            // a chunk counts in the range of its first sample, so that counts of adjacent ranges add up
-            if (first >= fromNanos && first < toNanos) {
-                tables.countChunk(chunk, 1);
+        }
+    }
+
+    /**
+     * The profiler id of a chunk's profile: a profile attribute, or a resource attribute in OTLP archived before the
+     * translation moved it off the resource.
+     */
+    private String profilerId(ResourceProfiles resource, Profile profile) {
+        for (int index : profile.getAttributeIndicesList()) {
+            KeyValueAndUnit attribute = dictionary.getAttributeTable(index);
+            if (dictionary.getStringTable(attribute.getKeyStrindex()).equals(OtlpAttributes.SENTRY_PROFILER_ID)) {
+                return text(attribute.getValue());
             }
         }
+        return resourceAttribute(resource, OtlpAttributes.SENTRY_PROFILER_ID);
     }
 
     /** Adds a profile's kept samples; returns its first sample's time, kept or not. */
     private long addProfile(Profile profile, ChunkAttributes chunk) {
         long period = profile.getPeriod();
+        String periodType = dictionary.getStringTable(profile.getPeriodType().getTypeStrindex());
         Map<List<Integer>, Integer> threadOfAttributes = new HashMap<>();
         long first = Long.MAX_VALUE;
         for (Sample sample : profile.getSamplesList()) {
@@ -104,7 +117,8 @@ final class RequestMapping {
                 }
             }
             if (count > 0) {
-                tables.addSamples(stack(sample.getStackIndex()), thread, link, period, count, firstKept, lastKept);
+                tables.addSamples(stack(sample.getStackIndex(), periodType), thread, link, periodType, period, count,
+                        firstKept, lastKept);
             }
         }
         return first;
@@ -143,13 +157,13 @@ final class RequestMapping {
         return linkOf[index];
     }
 
-    private int stack(int index) {
+    private int stack(int index, String periodType) {
         if (stackOf[index] == -1) {
             List<Integer> dictionaryLocations = dictionary.getStackTable(index).getLocationIndicesList();
             if (dictionaryLocations.isEmpty()) {
-                // an SDK's idle sample (the JS self-profiling API records idle time so): one named frame, so
-                // that no export drops it or writes a nameless line
-                stackOf[index] = tables.stack(new int[] {tables.noStackLocation()});
+                // OTLP archived before the translation named empty stacks: the frame it names them with now, so
+                // that no export drops such a sample or writes a nameless line
+                stackOf[index] = tables.stack(new int[] {tables.emptyStackLocation(periodType)});
                 return stackOf[index];
             }
             int[] mapped = new int[dictionaryLocations.size()];

@@ -1,11 +1,14 @@
 package chunkrelay.translate.view;
 
+import chunkrelay.translate.ProfileTypes;
 import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.CodedOutputStream;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.SortedSet;
@@ -14,11 +17,17 @@ import java.util.TreeSet;
 
 /**
  * A {@link Rollup} as bytes: varints and strings in table order (functions, locations, stacks, threads, links,
- * sample groups, tick counts, chunk counts, included chunks, minute versions), behind a format version. The same rollup always
- * gives the same bytes, so two replicas that build one write the same object.
+ * sample types, sample groups, tick counts, chunk counts, included chunks, minute versions), behind a format version.
+ * The same rollup always gives the same bytes, so two replicas that build one write the same object.
+ *
+ * <p>Format 1, written before samples carried their type, is still read: its samples are of the type the OTLP it was
+ * merged from said, {@code cpu}, and its frame of empty stacks, {@code (no stack)}, takes that type's name.
  */
 public final class RollupCodec {
-    private static final int VERSION = 1;
+    private static final int VERSION = 2;
+    private static final int VERSION_WITHOUT_SAMPLE_TYPES = 1;
+    /** Format 1's frame of empty stacks. */
+    private static final String FORMAT_1_EMPTY_STACK = "(no stack)";
 
     private RollupCodec() {
     }
@@ -35,7 +44,6 @@ public final class RollupCodec {
             out.writeInt64NoTag(p.periodNanos);
             out.writeInt64NoTag(p.startNanos);
             out.writeInt64NoTag(p.endNanos);
-            out.writeInt32NoTag(p.noStackLocation);
             out.writeUInt32NoTag(p.functions.size());
             for (MergedProfile.Function function : p.functions) {
                 text(out, function.name());
@@ -73,11 +81,17 @@ public final class RollupCodec {
                 out.writeStringNoTag(link.traceId());
                 out.writeStringNoTag(link.spanId());
             }
+            List<String> types = new ArrayList<>(p.sampleTypes());
+            out.writeUInt32NoTag(types.size());
+            for (String type : types) {
+                out.writeStringNoTag(type);
+            }
             out.writeUInt32NoTag(p.samples.size());
             for (MergedProfile.SampleGroup group : p.samples) {
                 out.writeUInt32NoTag(group.stack());
                 out.writeUInt32NoTag(group.thread());
                 out.writeUInt32NoTag(group.link() + 1);
+                out.writeUInt32NoTag(types.indexOf(group.periodType()));
                 out.writeInt64NoTag(group.periodNanos());
                 out.writeInt64NoTag(group.count());
                 out.writeInt64NoTag(group.firstNanos());
@@ -124,9 +138,10 @@ public final class RollupCodec {
         CodedInputStream in = CodedInputStream.newInstance(bytes);
         try {
             int version = in.readUInt32();
-            if (version != VERSION) {
+            if (version != VERSION && version != VERSION_WITHOUT_SAMPLE_TYPES) {
                 throw new IllegalArgumentException("rollup format " + version + " is not " + VERSION);
             }
+            boolean format1 = version == VERSION_WITHOUT_SAMPLE_TYPES;
             long start = in.readInt64();
             long end = in.readInt64();
             int ticks = in.readUInt32();
@@ -135,9 +150,15 @@ public final class RollupCodec {
             p.periodNanos = in.readInt64();
             p.startNanos = in.readInt64();
             p.endNanos = in.readInt64();
-            p.noStackLocation = in.readInt32();
+            if (format1) {
+                in.readInt32(); // the location of its frame of empty stacks, which is known by its name
+            }
             for (int n = in.readUInt32(); n > 0; n--) {
-                p.functions.add(new MergedProfile.Function(text(in), text(in), text(in)));
+                MergedProfile.Function function = new MergedProfile.Function(text(in), text(in), text(in));
+                if (format1 && function.equals(new MergedProfile.Function(FORMAT_1_EMPTY_STACK, null, null))) {
+                    function = new MergedProfile.Function(ProfileTypes.emptyStackFrame(ProfileTypes.CPU), null, null);
+                }
+                p.functions.add(function);
             }
             for (int n = in.readUInt32(); n > 0; n--) {
                 long address = in.readUInt64();
@@ -164,14 +185,23 @@ public final class RollupCodec {
             for (int n = in.readUInt32(); n > 0; n--) {
                 p.links.add(new MergedProfile.Link(in.readString(), in.readString()));
             }
+            List<String> types = new ArrayList<>();
+            if (format1) {
+                types.add(ProfileTypes.CPU);
+            } else {
+                for (int n = in.readUInt32(); n > 0; n--) {
+                    types.add(in.readString());
+                }
+            }
             for (int n = in.readUInt32(); n > 0; n--) {
                 int stack = in.readUInt32();
                 int thread = in.readUInt32();
                 int link = in.readUInt32() - 1;
+                String type = types.get(format1 ? 0 : in.readUInt32());
                 long period = in.readInt64();
                 long count = in.readInt64();
                 long first = in.readInt64();
-                p.samples.add(new MergedProfile.SampleGroup(stack, thread, link, period, count, first,
+                p.samples.add(new MergedProfile.SampleGroup(stack, thread, link, type, period, count, first,
                         first + in.readInt64()));
             }
             for (int t = 0; t < p.threads.size(); t++) {

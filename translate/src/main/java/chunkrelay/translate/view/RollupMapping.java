@@ -43,8 +43,8 @@ final class RollupMapping {
             if (filter.byLink() && !tables.linkMatches(link)) {
                 continue;
             }
-            tables.addSamples(stack(group.stack()), thread, link, group.periodNanos(), group.count(),
-                    group.firstNanos(), group.lastNanos());
+            tables.addSamples(stack(group.stack()), thread, link, group.periodType(), group.periodNanos(),
+                    group.count(), group.firstNanos(), group.lastNanos());
         }
         if (grid != null) {
             for (int t = 0; t < part.threads.size(); t++) {
@@ -92,8 +92,7 @@ final class RollupMapping {
             int[] partLocations = part.stacks.get(index);
             int[] mapped = new int[partLocations.length];
             for (int i = 0; i < mapped.length; i++) {
-                mapped[i] = part.isNoStackLocation(partLocations[i]) ? tables.noStackLocation()
-                        : location(partLocations[i]);
+                mapped[i] = location(partLocations[i]);
             }
             stackOf[index] = tables.stack(mapped);
         }

@@ -10,7 +10,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedSet;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * Writes a {@link MergedProfile} in speedscope's file format: frames shared by all profiles (one per function and
@@ -84,15 +86,18 @@ public final class SpeedscopeWriter {
     /**
      * One thread as a sampled profile: one entry per stack (a range's answer keeps counts, not sample times), its
      * weight the samples' time in nanoseconds, and beside the weights {@code counts}, the number of samples of each
-     * entry (not part of speedscope's format, which ignores it; the page reads it).
+     * entry, and {@code sampleTypes}, what the samples measured (the OTLP period types, {@code wall} or {@code cpu});
+     * neither is part of speedscope's format, which ignores them; the page reads them.
      */
     private static void writeThread(JsonGenerator json, MergedProfile.Thread thread,
                                     List<MergedProfile.SampleGroup> groups, List<int[]> stackFrames)
             throws IOException {
         Map<Integer, long[]> byStack = new TreeMap<>();
+        SortedSet<String> types = new TreeSet<>();
         long start = Long.MAX_VALUE;
         long end = Long.MIN_VALUE;
         for (MergedProfile.SampleGroup group : groups) {
+            types.add(group.periodType());
             long[] entry = byStack.computeIfAbsent(group.stack(), s -> new long[2]);
             entry[0] += group.count() * group.periodNanos();
             entry[1] += group.count();
@@ -119,6 +124,11 @@ public final class SpeedscopeWriter {
         json.writeArrayFieldStart("counts");
         for (long[] entry : byStack.values()) {
             json.writeNumber(entry[1]);
+        }
+        json.writeEndArray();
+        json.writeArrayFieldStart("sampleTypes");
+        for (String type : types) {
+            json.writeString(type);
         }
         json.writeEndArray();
         json.writeEndObject();

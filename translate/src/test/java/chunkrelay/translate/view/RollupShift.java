@@ -24,7 +24,7 @@ public final class RollupShift {
         to.links.addAll(from.links);
         for (MergedProfile.SampleGroup group : from.samples) {
             to.samples.add(new MergedProfile.SampleGroup(group.stack(), group.thread(), group.link(),
-                    group.periodNanos(), group.count(), group.firstNanos() + nanos, group.lastNanos() + nanos));
+                    group.periodType(), group.periodNanos(), group.count(), group.firstNanos() + nanos, group.lastNanos() + nanos));
         }
         // tick counts are relative to the grid's origin, which moves with them
         to.stepCounts.addAll(from.stepCounts);
@@ -33,7 +33,6 @@ public final class RollupShift {
         to.periodNanos = from.periodNanos;
         to.startNanos = from.startNanos + nanos;
         to.endNanos = from.endNanos + nanos;
-        to.noStackLocation = from.noStackLocation;
         SortedMap<Long, Long> minuteVersions = new TreeMap<>();
         rollup.minuteVersions().forEach((minute, version) -> minuteVersions.put(minute + nanos, version));
         // the included chunk names stay: they only match late entries, and a shifted hour has none
