@@ -46,8 +46,11 @@ final class LiveFleetViews {
     private static final int BACKFILL_PROFILERS = 4;
     private static final long BACKFILL_CADENCE = 11 * SECOND;
 
-    /** One ask: its range, status, wall time and samples, and whether they equal those sent. */
-    record Ask(String name, int status, double wallMillis, long samples, long expected) {
+    /**
+     * One ask: its range, status, wall time, the relay's CPU meanwhile (the fleet's ingest included), and its samples
+     * against those sent.
+     */
+    record Ask(String name, int status, double wallMillis, double relayCpuMillis, long samples, long expected) {
         boolean exact() {
             return status == 200 && samples == expected;
         }
@@ -216,13 +219,15 @@ final class LiveFleetViews {
 
     /** Asks a range's pprof profile; its samples against those sent so far whose window has passed. */
     private Ask ask(String name, String range, long fromSeconds, long toSeconds) throws Exception {
+        long cpu = relay.cpuNanos();
         long started = System.nanoTime();
         HttpResponse<byte[]> response = client.send(HttpRequest.newBuilder(URI.create(relay.base()
                         + "/api/v1/projects/1/profile?format=pprof" + (range.isEmpty() ? "" : "&" + range)))
                 .timeout(Duration.ofSeconds(120)).GET().build(), HttpResponse.BodyHandlers.ofByteArray());
         double wall = (System.nanoTime() - started) / 1e6;
+        double relayCpu = (relay.cpuNanos() - cpu) / 1e6;
         long samples = response.statusCode() == 200 ? PprofSampleCount.of(response.body()) : -1;
-        return new Ask(name, response.statusCode(), wall, samples, expected(fromSeconds, toSeconds));
+        return new Ask(name, response.statusCode(), wall, relayCpu, samples, expected(fromSeconds, toSeconds));
     }
 
     private long expected(long fromSeconds, long toSeconds) {
@@ -247,14 +252,17 @@ final class LiveFleetViews {
                     .sorted().toArray();
             Map<Integer, Long> statuses = new TreeMap<>();
             entry.getValue().forEach(a -> statuses.merge(a.status(), 1L, Long::sum));
+            double[] cpus = entry.getValue().stream().filter(a -> a.status() == 200)
+                    .mapToDouble(Ask::relayCpuMillis).sorted().toArray();
             lines.add(String.format(Locale.ROOT, "  %-16s %2d asks, statuses %s; 200s in median %.0f ms, max %.0f ms"
-                            + " (%.1fx and %.1fx the floor)", entry.getKey(), entry.getValue().size(), statuses,
-                    median(walls), max(walls), median(walls) / run.floor().wallMillis(),
-                    max(walls) / run.floor().wallMillis()));
+                            + " (%.1fx and %.1fx the floor); relay CPU meanwhile median %.0f ms", entry.getKey(),
+                    entry.getValue().size(), statuses, median(walls), max(walls),
+                    median(walls) / run.floor().wallMillis(), max(walls) / run.floor().wallMillis(), median(cpus)));
         }
         for (Ask ask : List.of(run.wholeRun(), run.floor())) {
-            lines.add(String.format(Locale.ROOT, "  %-40s %d in %.0f ms, %d samples (%s)", ask.name(), ask.status(),
-                    ask.wallMillis(), ask.samples(), ask.exact() ? "exact" : "expected " + ask.expected()));
+            lines.add(String.format(Locale.ROOT, "  %-40s %d in %.0f ms (relay CPU %.0f ms), %d samples (%s)",
+                    ask.name(), ask.status(), ask.wallMillis(), ask.relayCpuMillis(), ask.samples(),
+                    ask.exact() ? "exact" : "expected " + ask.expected()));
         }
         return lines;
     }
