@@ -5,9 +5,12 @@ import java.util.List;
 /**
  * How the forwarder classes each answer of the OTLP endpoint, after the OTLP/HTTP specification's retry rules
  * (opentelemetry-proto {@code docs/specification.md}, "Retryable Response Codes": 429, 502, 503 and 504 SHOULD be
- * retried, all other 4xx and 5xx MUST NOT). A 500 is therefore refused for good at its first answer: Pyroscope
- * answers 500 to profiles it cannot convert ({@code pkg/ingester/otlp/ingest_handler.go}), which repeats on every
- * retry; an operator re-sends such chunks with {@code replay --include-refused} once the endpoint is fixed.
+ * retried, all other 4xx and 5xx MUST NOT). A 500 is therefore refused for good at its first answer, and that is
+ * what both consumers mean by it: the Collector's OTLP receiver answers 500 for a permanent error of its pipeline
+ * and 503 for a passing one ({@code receiver/otlpreceiver/internal/errors/errors.go:20-23, 56} at v0.165.0), and
+ * Pyroscope answers 500 to profiles it cannot convert ({@code pkg/ingester/otlp/ingest_handler.go:205-211,
+ * 278-282}), which repeats on every retry. An operator re-sends such chunks with {@code replay --include-refused}
+ * once the endpoint is fixed.
  *
  * <p>Each outcome is counted with a reason of bounded cardinality: the HTTP status for the usual ones,
  * {@code other} for other statuses, {@code no_response} for transport failures (refused connections, resets,
