@@ -45,7 +45,7 @@ public enum AnswerOutcome {
     }
 
     /** Whether an HTTP status (or {@link DeliveryResult#NO_STATUS}, no answer) may be retried. */
-    public static boolean retryable(int status) {
+    private static boolean retryable(int status) {
         return status == DeliveryResult.NO_STATUS || status == 429 || status == 502 || status == 503 || status == 504;
     }
 
