@@ -9,7 +9,8 @@ package chunkrelay.storage;
  *                        (see {@link ChunkArchive}), which the next archive call of the same chunk repairs
  * @param delivered       a delivery marker exists: the OTLP form reached the forwarding target
  * @param markedForReplay a replay marker exists: forwarding was skipped or failed
+ * @param refused         a refusal marker exists: the forwarding target refused it for good
  */
 public record ArchivedChunk(ArchiveKey key, String otlpObjectKey, String sentryObjectKey,
-                            boolean delivered, boolean markedForReplay) {
+                            boolean delivered, boolean markedForReplay, boolean refused) {
 }

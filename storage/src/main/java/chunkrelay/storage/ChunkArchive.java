@@ -17,7 +17,7 @@ import java.util.UUID;
 
 /**
  * The archive of accepted chunks on an {@link ObjectStore}: both forms of each chunk under one stem
- * {@code {project}/{yyyy-mm-dd}/{profiler}/{chunk}}, plus small delivery and replay markers, and payloads the relay
+ * {@code {project}/{yyyy-mm-dd}/{profiler}/{chunk}}, plus small delivery, replay and refusal markers, and payloads the relay
  * failed on under {@code quarantine/}.
  *
  * <p>One protocol: a chunk is archived once its Sentry object exists ({@link #archiveSentryForm}, before the SDK's
@@ -35,6 +35,7 @@ public final class ChunkArchive implements AutoCloseable {
     static final String OTLP_SUFFIX = ".otlp.binpb";
     static final String DELIVERED_SUFFIX = ".delivered";
     static final String REPLAY_SUFFIX = ".replay";
+    static final String REFUSED_SUFFIX = ".refused";
     private static final String JSON = "application/json";
     private static final String PROTOBUF = "application/x-protobuf";
     private static final String MARKER = "text/plain; charset=utf-8";
@@ -188,7 +189,7 @@ public final class ChunkArchive implements AutoCloseable {
                 if (objects.otlp != null) {
                     String[] parts = e.getKey().split("/", 2);
                     chunks.add(new ArchivedChunk(new ArchiveKey(projectId, day, parts[0], parts[1]), objects.otlp,
-                            objects.sentry, objects.delivered, objects.replay));
+                            objects.sentry, objects.delivered, objects.replay, objects.refused));
                 }
             }
         }
@@ -266,6 +267,21 @@ public final class ChunkArchive implements AutoCloseable {
         putMarker(key.stem() + REPLAY_SUFFIX, store.clock().instant() + " " + reason);
     }
 
+    /**
+     * Records that the forwarding target refused the chunk's OTLP form for good (a retry cannot succeed), with its
+     * reason; drops its replay marker, so neither the recovery pass nor replay sends it again unasked. A delivery
+     * marker written later (a replay asked to re-send refused chunks) outranks it.
+     */
+    public void markRefused(ArchiveKey key, String reason) {
+        putMarker(key.stem() + REFUSED_SUFFIX, store.clock().instant() + " " + reason);
+        store.deleteQuietly(key.stem() + REPLAY_SUFFIX);
+    }
+
+    /** The refusal marker's text ({@code {instant} {reason}}) when the target refused the chunk for good. */
+    public Optional<String> refusal(ArchiveKey key) {
+        return store.readObject(key.stem() + REFUSED_SUFFIX).map(body -> new String(body, StandardCharsets.UTF_8));
+    }
+
     public boolean isDelivered(ArchiveKey key) {
         return store.metadata(key.stem() + DELIVERED_SUFFIX).isPresent();
     }
@@ -321,6 +337,8 @@ public final class ChunkArchive implements AutoCloseable {
             objects(byStem, rest, DELIVERED_SUFFIX).delivered = true;
         } else if (rest.endsWith(REPLAY_SUFFIX)) {
             objects(byStem, rest, REPLAY_SUFFIX).replay = true;
+        } else if (rest.endsWith(REFUSED_SUFFIX)) {
+            objects(byStem, rest, REFUSED_SUFFIX).refused = true;
         }
     }
 
@@ -357,5 +375,6 @@ public final class ChunkArchive implements AutoCloseable {
         Instant sentryWrittenAt;
         boolean delivered;
         boolean replay;
+        boolean refused;
     }
 }

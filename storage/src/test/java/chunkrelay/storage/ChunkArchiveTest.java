@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.zip.GZIPInputStream;
@@ -232,6 +233,27 @@ class ChunkArchiveTest {
             ArchivedChunk chunk = archive.list("42", DAY, DAY).get(0);
             assertArrayEquals(entry.otlpPayload(), archive.readOtlp(chunk));
             assertArrayEquals(entry.sentryPayload(), archive.readSentry(chunk));
+        }
+    }
+
+    @Test
+    void refusalMarkerReplacesTheReplayMarkerAndKeepsTheReason() {
+        ArchiveSettings settings = settings(server);
+        ArchiveEntry entry = entry(8);
+        ArchiveEntry other = entry(9);
+        try (ChunkArchive archive = open(settings)) {
+            entry.archiveIn(archive);
+            other.archiveIn(archive);
+            archive.markForReplay(entry.key(), "HTTP 503");
+            assertEquals(Optional.empty(), archive.refusal(entry.key()));
+
+            archive.markRefused(entry.key(), "HTTP 400: profile too old");
+
+            assertFalse(archive.isMarkedForReplay(entry.key()));
+            assertTrue(archive.refusal(entry.key()).orElseThrow().endsWith(" HTTP 400: profile too old"));
+            List<ArchivedChunk> listed = archive.list("42", DAY, DAY);
+            assertEquals(List.of(true, false), listed.stream().map(ArchivedChunk::refused).toList());
+            assertEquals(List.of(false, false), listed.stream().map(ArchivedChunk::delivered).toList());
         }
     }
 

@@ -2,6 +2,7 @@ package chunkrelay.envelope.cli;
 
 import chunkrelay.envelope.derivation.ChunkDerivations;
 import chunkrelay.envelope.recovery.ReplayCommand;
+import chunkrelay.envelope.recovery.ReplayPlan;
 import chunkrelay.envelope.recovery.ReplaySummary;
 import chunkrelay.storage.ArchiveUnavailableException;
 import io.micronaut.context.ApplicationContext;
@@ -20,15 +21,20 @@ import java.util.concurrent.Callable;
 /**
  * {@code java -jar envelope.jar replay --project <id> --from <yyyy-mm-dd> --to <yyyy-mm-dd>}: runs
  * {@link ReplayCommand} in an application context with the relay's configuration ({@code relay.storage.*},
- * {@code relay.otlp.*}) but no HTTP server. Exit code 0 when every chunk is delivered (now or before), 1 when some
- * could not be, 2 for a usage or configuration error.
+ * {@code relay.otlp.*}) but no HTTP server. It prints how many chunks an endpoint with the acceptance window
+ * {@code relay.otlp.max-age} will refuse before it sends them, then the outcome of each chunk not delivered. Exit code
+ * 0 when every chunk is delivered (now or before), 1 when some could not be or were refused, 2 for a usage or
+ * configuration error.
  */
 @Command(name = ReplayCli.COMMAND, sortOptions = false,
         description = {"Re-sends the archived OTLP form of every chunk of the project whose first sample lies in the"
-                + " UTC days [from, to] and that has no delivery marker.",
+                + " UTC days [from, to] and that has no delivery marker (nor a refusal marker, unless"
+                + " --include-refused). With relay.otlp.max-age set, says first how many the endpoint will refuse"
+                + " as too old.",
                 "Needs relay.otlp.endpoint (env RELAY_OTLP_ENDPOINT) and the relay's relay.storage.* configuration."},
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:every chunk is delivered, now or before", "1:some chunks could not be delivered",
+        exitCodeList = {"0:every chunk is delivered, now or before", "1:some chunks could not be delivered or were"
+                + " refused",
                 "2:usage or configuration error"})
 public final class ReplayCli implements Callable<Integer> {
     static final String COMMAND = "replay";
@@ -40,6 +46,9 @@ public final class ReplayCli implements Callable<Integer> {
     private CommandSpec spec;
     @Mixin
     private ProjectDays days;
+    @Option(names = "--include-refused", description = "also re-send chunks the endpoint refused for good before"
+            + " (e.g. after fixing what it refused them for)")
+    private boolean includeRefused;
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "print this help and exit")
     private boolean help;
 
@@ -61,9 +70,15 @@ public final class ReplayCli implements Callable<Integer> {
             }
             // chunks archived but not derived (a relay stopped inside their link window) get their OTLP form first
             context.getBean(ChunkDerivations.class).deriveForReplay(days.projectId(), days.from(), days.to());
-            ReplaySummary summary = context.getBean(ReplayCommand.class)
-                    .replay(days.projectId(), days.from(), days.to());
+            ReplayCommand replay = context.getBean(ReplayCommand.class);
+            ReplayPlan plan = replay.plan(days.projectId(), days.from(), days.to(), includeRefused);
+            plan.warning().ifPresent(warning -> {
+                err.println("replay: warning: " + warning);
+                err.flush();
+            });
+            ReplaySummary summary = replay.replay(plan);
             out.println(summary.describe());
+            summary.refusals().forEach(refusal -> err.println("replay: refused for good: " + refusal));
             summary.failures().forEach(failure -> err.println("replay: not delivered: " + failure));
             return summary.complete() ? OK : INCOMPLETE;
         } catch (BeanInstantiationException e) {

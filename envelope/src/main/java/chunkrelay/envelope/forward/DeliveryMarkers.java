@@ -12,8 +12,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Writes the end of each forwarding next to the archived chunk: a delivery marker after a 2xx (replay skips the
- * chunk), a replay marker after a final failure or when the queue closed first. Replay also re-sends chunks
- * without either marker, so a marker that cannot be written loses nothing.
+ * chunk), a refusal marker with the endpoint's reason after a refusal for good (nothing sends it again unasked), a
+ * replay marker after retries ran out or when the queue closed first. Replay also re-sends chunks without any
+ * marker, so a marker that cannot be written loses nothing.
  */
 @Singleton
 public class DeliveryMarkers implements DeliveryListener {
@@ -45,6 +46,11 @@ public class DeliveryMarkers implements DeliveryListener {
 
     @Override
     public void failed(String stem, DeliveryResult result) {
+        if (result.refused()) {
+            LOG.warn("OTLP endpoint refused chunk {} for good, not sent again: {}", stem, result.reason());
+            archive.markRefused(ArchiveKey.ofStem(stem), result.reason());
+            return;
+        }
         LOG.warn("OTLP forwarding of chunk {} failed after {} attempt(s), marked for replay: {}", stem,
                 result.attempts(), result.reason());
         markForReplay(ArchiveKey.ofStem(stem), result.reason());

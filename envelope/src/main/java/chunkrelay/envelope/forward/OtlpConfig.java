@@ -24,6 +24,9 @@ import java.util.Map;
  * @param maxAttempts     attempts per request before a retryable failure is final (the retry budget, with
  *                        {@code maxElapsed})
  * @param maxRequestSize  requests above it are sent in parts
+ * @param maxAge          the endpoint's acceptance window, if it has one: profiles older than this are refused
+ *                        there (Pyroscope: 1h by default); {@code replay} warns before sending such profiles. Unset
+ *                        by default (the Collector has no window)
  */
 @ConfigurationProperties("relay.otlp")
 public record OtlpConfig(@Nullable URI endpoint, @Nullable @MapFormat(transformation = MapFormat.MapTransformation.FLAT,
@@ -32,7 +35,14 @@ public record OtlpConfig(@Nullable URI endpoint, @Nullable @MapFormat(transforma
                          @Nullable Integer queueCapacity, @Nullable @ReadableBytes Long queueMaxBytes,
                          @Nullable Integer workers, @Nullable Integer maxAttempts, @Nullable Duration maxElapsed,
                          @Nullable Duration initialBackoff, @Nullable Duration maxBackoff,
-                         @Nullable @ReadableBytes Long maxRequestSize, @Nullable Duration drainTimeout) {
+                         @Nullable @ReadableBytes Long maxRequestSize, @Nullable Duration drainTimeout,
+                         @Nullable Duration maxAge) {
+
+    public OtlpConfig {
+        if (maxAge != null && (maxAge.isNegative() || maxAge.isZero())) {
+            throw new IllegalArgumentException("relay.otlp.max-age must be positive, got " + maxAge);
+        }
+    }
 
     /**
      * The exporter's settings.

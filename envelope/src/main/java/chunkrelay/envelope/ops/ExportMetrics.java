@@ -1,5 +1,6 @@
 package chunkrelay.envelope.ops;
 
+import chunkrelay.translate.export.AnswerOutcome;
 import chunkrelay.translate.export.DeliveryResult;
 import chunkrelay.translate.export.ExportCounters;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -17,7 +18,9 @@ import java.util.function.ToDoubleFunction;
  * The OTLP forwarding counters ({@link ExportCounters}) as meters. They exist whether forwarding is on or off
  * (then they stay at zero), so dashboards and alerts need not care which. Final failures are tagged with the
  * HTTP status of the last attempt: the usual ones by number, {@code none} for no response at all, {@code other}
- * for the rest, so the tag cannot grow without bound.
+ * for the rest, so the tag cannot grow without bound. Every answer of the endpoint is counted by its outcome
+ * ({@link AnswerOutcome}: delivered, retried, refused for good) and a reason from a fixed list, all present from
+ * start-up at zero.
  */
 @Singleton
 public class ExportMetrics implements MeterBinder {
@@ -49,6 +52,14 @@ public class ExportMetrics implements MeterBinder {
                 .description("chunks waiting in the forwarding queue").register(registry);
         Gauge.builder("relay.export.queue.bytes", counters, ExportCounters::queueBytes)
                 .description("OTLP bytes waiting in the forwarding queue").baseUnit("bytes").register(registry);
+        for (AnswerOutcome outcome : AnswerOutcome.values()) {
+            for (String reason : outcome.reasons()) {
+                FunctionCounter.builder("relay.export.outcomes", counters, c -> c.answers(outcome, reason))
+                        .tag("outcome", outcome.tag()).tag("reason", reason)
+                        .description("answers of the OTLP endpoint: delivered, retried, or refused for good (not"
+                                + " sent again), by reason").register(registry);
+            }
+        }
         for (int status : STATUSES) {
             failures(registry, Integer.toString(status), c -> c.finalFailuresByStatus().getOrDefault(status, 0L));
         }

@@ -36,8 +36,8 @@ import java.util.Set;
  * at a graceful stop, or refused by a target that was down. Every {@code relay.recovery.interval} it beats
  * ({@code forwarders/{id}}, {@link ArchiveHeartbeats}) and, when there can be something to find (see {@link #run}),
  * lists the archive's recent days ({@link RecoveryConfig#days()}, days of first samples, so also days ahead of today
- * for a client whose clock runs ahead) and sends the OTLP form of each chunk that has had no
- * delivery marker for {@code grace} (counted from when this relay first saw it so, which needs no clock shared
+ * for a client whose clock runs ahead) and sends the OTLP form of each chunk that has had neither a
+ * delivery marker nor a refusal marker for {@code grace} (counted from when this relay first saw it so, which needs no clock shared
  * with the bucket), once per chunk across all replicas on the bucket. A listing costs every chunk of those days,
  * so a relay whose forwarding delivers does not list at all after its start.
  *
@@ -149,7 +149,7 @@ public class RecoveryPass implements ApplicationEventListener<ServerStartupEvent
                     continue;
                 }
                 for (ArchivedChunk chunk : archive.list(project, day, day)) {
-                    if (chunk.delivered()) {
+                    if (chunk.delivered() || chunk.refused()) {
                         continue;
                     }
                     String stem = chunk.key().stem();
@@ -187,6 +187,12 @@ public class RecoveryPass implements ApplicationEventListener<ServerStartupEvent
             firstSeenUndelivered.remove(key.stem());
             meters.counter("relay.recovery.chunks", "outcome", "delivered").increment();
             LOG.info("recovered chunk {}: delivered after no relay had", key.stem());
+        } else if (result.refused()) {
+            archive.markRefused(key, result.reason());
+            lease.release();
+            firstSeenUndelivered.remove(key.stem());
+            meters.counter("relay.recovery.chunks", "outcome", "refused").increment();
+            LOG.warn("recovery of chunk {}: the OTLP endpoint refused it for good: {}", key.stem(), result.reason());
         } else {
             // the lease stays, so no replica tries again before it has run out
             archive.markForReplay(key, result.reason());

@@ -48,11 +48,12 @@ public class ProfileViews {
      * @param firstSampleNanos the chunk's first sample
      * @param derived          its OTLP form is written (after the link window); profiles include derived chunks
      * @param delivered        its OTLP form reached the forwarding target
+     * @param refused          the forwarding target refused it for good: when, and the target's reason; else null
      */
     @JsonInclude(JsonInclude.Include.ALWAYS)
     public record ChunkSummary(String chunkId, String profilerId, String day, String platform, String release,
                                String environment, Long sampleCount, Long firstSampleNanos, Long lastSampleNanos,
-                               boolean derived, boolean delivered) {
+                               boolean derived, boolean delivered, String refused) {
     }
 
     /** The chunks of a range, at most {@code relay.views.max-chunks} of them, the earliest first. */
@@ -168,11 +169,12 @@ public class ProfileViews {
         ArchiveKey key = entry.key();
         Optional<Map<String, String>> derived = archive.derivedMetadata(key);
         Map<String, String> metadata = derived.orElseGet(() -> archive.sentryMetadata(key));
+        boolean delivered = derived.isPresent() && archive.isDelivered(key);
         return new ChunkSummary(key.chunkId(), key.profilerId(), key.day().toString(),
                 metadata.get(ChunkMetadata.PLATFORM), metadata.get(ChunkMetadata.RELEASE),
                 metadata.get(ChunkMetadata.ENVIRONMENT), number(metadata, ChunkMetadata.SAMPLE_COUNT),
-                entry.firstSampleNanos(), entry.lastSampleNanos(), derived.isPresent(),
-                derived.isPresent() && archive.isDelivered(key));
+                entry.firstSampleNanos(), entry.lastSampleNanos(), derived.isPresent(), delivered,
+                derived.isPresent() && !delivered ? archive.refusal(key).orElse(null) : null);
     }
 
     private static Long number(Map<String, String> metadata, String name) {

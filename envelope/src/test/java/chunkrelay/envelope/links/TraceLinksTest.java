@@ -202,7 +202,7 @@ class TraceLinksTest {
             Process replay = new ProcessBuilder(command).redirectErrorStream(true).start();
             String out = new String(replay.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
             assertEquals(0, replay.waitFor(), out);
-            assertTrue(out.contains("delivered 2, failed 0"), out);
+            assertTrue(out.contains("delivered 2, refused 0, failed 0"), out);
             assertEquals(Map.of(chunkId(JAVA_CHUNK_1), 965, chunkId(JAVA_CHUNK_2), 469), linkedByChunk(receiver));
         }
     }

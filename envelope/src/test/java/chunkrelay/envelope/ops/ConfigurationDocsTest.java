@@ -59,17 +59,18 @@ class ConfigurationDocsTest {
             "relay.benchmark.discard-endpoint", "the benchmark's floor, not for operators; docs/performance.md says it");
 
     /** Keys whose documented default is said in words, not as the code's value, each with its reason. */
-    private static final Map<String, String> DEFAULTS_IN_WORDS = Map.of(
-            "relay.projects.*.keys", "none: no key is configured, so the project takes any well-formed key",
-            "relay.projects.*.service-name", "a rule (from the chunk's release), not a value",
-            "relay.projects.*.rate-limits.chunks-per-minute", "unlimited: no limit is configured",
-            "relay.projects.*.rate-limits.bytes-per-minute", "unlimited: no limit is configured",
-            "relay.projects.*.retention", "the value of relay.storage.retention, named by its key",
-            "relay.storage.s3.endpoint", "AWS's endpoint of the region, chosen by the AWS SDK",
-            "relay.storage.s3.access-key", "the AWS default credentials chain, not a value",
-            "relay.storage.s3.secret-key", "the AWS default credentials chain, not a value",
-            "relay.otlp.endpoint", "off: an empty endpoint turns forwarding off",
-            "relay.otlp.headers.*", "none: a map with no entries");
+    private static final Map<String, String> DEFAULTS_IN_WORDS = Map.ofEntries(
+            Map.entry("relay.projects.*.keys", "none: no key is configured, so the project takes any well-formed key"),
+            Map.entry("relay.projects.*.service-name", "a rule (from the chunk's release), not a value"),
+            Map.entry("relay.projects.*.rate-limits.chunks-per-minute", "unlimited: no limit is configured"),
+            Map.entry("relay.projects.*.rate-limits.bytes-per-minute", "unlimited: no limit is configured"),
+            Map.entry("relay.projects.*.retention", "the value of relay.storage.retention, named by its key"),
+            Map.entry("relay.storage.s3.endpoint", "AWS's endpoint of the region, chosen by the AWS SDK"),
+            Map.entry("relay.storage.s3.access-key", "the AWS default credentials chain, not a value"),
+            Map.entry("relay.storage.s3.secret-key", "the AWS default credentials chain, not a value"),
+            Map.entry("relay.otlp.endpoint", "off: an empty endpoint turns forwarding off"),
+            Map.entry("relay.otlp.headers.*", "none: a map with no entries"),
+            Map.entry("relay.otlp.max-age", "unset: the endpoint has no acceptance window"));
 
     private static final Pattern LINK = Pattern.compile("\\]\\(([^)\\s]+)\\)");
     private static final Pattern HEADING = Pattern.compile("(?m)^#{1,6} (.+)$");

@@ -1,5 +1,7 @@
 package chunkrelay.envelope.testing;
 
+import com.google.protobuf.ByteString;
+import com.google.protobuf.UnknownFieldSet;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
@@ -38,6 +40,7 @@ public final class OtlpReceiver implements AutoCloseable {
     private final AtomicInteger attempts = new AtomicInteger();
     private final ExecutorService executor = Executors.newCachedThreadPool();
     private volatile int status = 200;
+    private volatile String message = "";
     private volatile Duration delay = Duration.ZERO;
     private HttpServer server;
     private int port;
@@ -58,6 +61,12 @@ public final class OtlpReceiver implements AutoCloseable {
     public OtlpReceiver answering(int status) {
         this.status = status;
         return this;
+    }
+
+    /** Answers {@code status} with a {@code google.rpc.Status} body holding {@code message}, as the Collector does. */
+    public OtlpReceiver answering(int status, String message) {
+        this.message = message;
+        return answering(status);
     }
 
     public OtlpReceiver delaying(Duration delay) {
@@ -96,6 +105,15 @@ public final class OtlpReceiver implements AutoCloseable {
         executor.shutdownNow();
     }
 
+    /** {@code google.rpc.Status} with only its {@code message} (field 2); nothing for an empty message. */
+    private static byte[] rpcStatus(String message) {
+        if (message.isEmpty()) {
+            return new byte[0];
+        }
+        return UnknownFieldSet.newBuilder().addField(2, UnknownFieldSet.Field.newBuilder()
+                .addLengthDelimited(ByteString.copyFromUtf8(message)).build()).build().toByteArray();
+    }
+
     private synchronized void serve(int requestedPort) throws IOException {
         HttpServer started = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), requestedPort), 0);
         started.createContext("/v1development/profiles", this::handle);
@@ -131,7 +149,7 @@ public final class OtlpReceiver implements AutoCloseable {
                 }
             }
             byte[] response = answer >= 200 && answer < 300
-                    ? ExportProfilesServiceResponse.getDefaultInstance().toByteArray() : new byte[0];
+                    ? ExportProfilesServiceResponse.getDefaultInstance().toByteArray() : rpcStatus(message);
             exchange.getResponseHeaders().set("Content-Type", "application/x-protobuf");
             exchange.sendResponseHeaders(answer, response.length == 0 ? -1 : response.length);
             try (OutputStream out = exchange.getResponseBody()) {

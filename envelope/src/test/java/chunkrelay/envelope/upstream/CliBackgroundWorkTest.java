@@ -82,7 +82,7 @@ class CliBackgroundWorkTest {
                     "2026-11-01", "--to", "2026-11-02"), out, err));
 
             assertEquals(0, replay.code(), replay.err());
-            assertTrue(replay.out().contains(": found 0, skipped (already delivered) 0, delivered 0, failed 0"),
+            assertTrue(replay.out().contains(": found 0, skipped (already delivered) 0, skipped (refused before) 0, delivered 0, refused 0, failed 0"),
                     replay.out());
             assertEquals(List.of(), replay.backgroundThreads(), "background threads while the command ran");
             assertEquals(List.of(), upstream.received(), "nothing reached the upstream");

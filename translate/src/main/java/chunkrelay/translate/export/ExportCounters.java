@@ -18,6 +18,8 @@ public final class ExportCounters {
     private final LongAdder rejectedProfiles = new LongAdder();
     private final LongAdder splitRequests = new LongAdder();
     private final ConcurrentHashMap<Integer, LongAdder> finalFailures = new ConcurrentHashMap<>();
+    /** Answers by outcome and reason, keys {@code outcome/reason}. */
+    private final ConcurrentHashMap<String, LongAdder> answers = new ConcurrentHashMap<>();
     private final LongAdder queueRejections = new LongAdder();
     private final LongAdder queueDropped = new LongAdder();
     private final AtomicLong queueDepth = new AtomicLong();
@@ -68,6 +70,12 @@ public final class ExportCounters {
         return snapshot;
     }
 
+    /** Answers of the endpoint (and requests that could not be sent) with this outcome and reason. */
+    public long answers(AnswerOutcome outcome, String reason) {
+        LongAdder count = answers.get(outcome.tag() + "/" + reason);
+        return count == null ? 0 : count.sum();
+    }
+
     /** {@code offer} calls refused because the queue was full or closed (the caller marks those for replay). */
     public long queueRejections() {
         return queueRejections.sum();
@@ -102,6 +110,10 @@ public final class ExportCounters {
             partialSuccesses.increment();
             rejectedProfiles.add(result.rejectedProfiles());
         }
+    }
+
+    void answered(AnswerOutcome outcome, String reason) {
+        answers.computeIfAbsent(outcome.tag() + "/" + reason, key -> new LongAdder()).increment();
     }
 
     void finalFailure(int status) {

@@ -154,7 +154,7 @@ public final class ForwardingQueue implements AutoCloseable {
             } catch (RuntimeException e) {
                 LOG.log(Level.ERROR, "OTLP export of " + request.key() + " failed unexpectedly", e);
                 counters.finalFailure(DeliveryResult.NO_STATUS);
-                notify(request, DeliveryResult.failed(0, 0, DeliveryResult.NO_STATUS, "unexpected error: " + e));
+                notify(request, DeliveryResult.gaveUp(0, 0, DeliveryResult.NO_STATUS, "unexpected error: " + e));
             }
         }
     }

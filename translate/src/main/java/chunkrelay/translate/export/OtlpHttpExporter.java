@@ -32,12 +32,13 @@ import java.util.zip.GZIPOutputStream;
 
 /**
  * Sends serialized {@link ExportProfilesServiceRequest}s to {@code POST {endpoint}/v1development/profiles} with
- * the OTLP/HTTP delivery rules: 429, 502, 503 and 504 and transport failures (refused connections, timeouts,
- * resets) are retried with exponential backoff and jitter, waiting at least what {@code Retry-After} asks;
- * every other status is final; a 2xx is a delivery, and a filled {@code partial_success} in it is logged and
- * counted but not retried (the receiver has already decided). Retries stop at {@code maxAttempts} or when the
- * next wait would overrun {@code maxElapsed}, so a down target costs a bounded time per request; the caller
- * keeps the request for replay.
+ * the OTLP/HTTP delivery rules ({@link AnswerOutcome}): 429, 502, 503 and 504 and transport failures (refused
+ * connections, timeouts, resets) are retried with exponential backoff and jitter, waiting at least what
+ * {@code Retry-After} asks; every other status is a refusal for good, with the endpoint's message as its reason;
+ * a 2xx is a delivery, and a filled {@code partial_success} in it is logged and counted but not retried (the
+ * receiver has already decided). Retries stop at {@code maxAttempts} or when the next wait would overrun
+ * {@code maxElapsed}, so a down target costs a bounded time per request; the caller keeps such a request for
+ * replay. Every answer is counted by outcome ({@link ExportCounters#answers}).
  *
  * <p>Requests over {@code maxRequestBytes} are split by samples into parts that each fit
  * ({@link RequestSplitter}); parts are sent in order and the request counts as delivered only when every part
@@ -154,14 +155,16 @@ public final class OtlpHttpExporter {
             try {
                 body = splitter.build(plan.get(i)).toByteArray();
             } catch (IllegalArgumentException e) {
-                return DeliveryResult.failed(attempts, plan.size(), DeliveryResult.NO_STATUS,
+                counters.answered(AnswerOutcome.REFUSED, "unsendable");
+                return DeliveryResult.refused(attempts, plan.size(), DeliveryResult.NO_STATUS,
                         "request has an index outside its dictionary table: " + e.getMessage());
             }
             part = deliver(body, plan.size());
             attempts += part.attempts();
             if (!part.delivered()) {
-                return DeliveryResult.failed(attempts, plan.size(), part.status(),
-                        "part " + (i + 1) + " of " + plan.size() + ": " + part.reason());
+                String reason = "part " + (i + 1) + " of " + plan.size() + ": " + part.reason();
+                return part.refused() ? DeliveryResult.refused(attempts, plan.size(), part.status(), reason)
+                        : DeliveryResult.gaveUp(attempts, plan.size(), part.status(), reason);
             }
             rejected += part.rejectedProfiles();
             message = message.isEmpty() ? part.partialSuccessMessage() : message;
@@ -171,7 +174,8 @@ public final class OtlpHttpExporter {
 
     private DeliveryResult unsendable(String reason) {
         LOG.log(Level.WARNING, "OTLP request not sent: {0}", reason);
-        return DeliveryResult.failed(0, 0, DeliveryResult.NO_STATUS, reason);
+        counters.answered(AnswerOutcome.REFUSED, "unsendable");
+        return DeliveryResult.refused(0, 0, DeliveryResult.NO_STATUS, reason);
     }
 
     /** One body (the whole request or one part) with the retry policy. */
@@ -181,12 +185,15 @@ public final class OtlpHttpExporter {
         for (int attempt = 1; ; attempt++) {
             counters.attempt();
             Attempt outcome = send(request);
-            if (outcome.status() >= 200 && outcome.status() < 300) {
+            AnswerOutcome answer = AnswerOutcome.of(outcome.status());
+            if (answer == AnswerOutcome.DELIVERED) {
                 return accepted(outcome, attempt, parts);
             }
-            if (!outcome.retryable()) {
-                LOG.log(Level.WARNING, "OTLP endpoint {0} refused the request finally: {1}", target, outcome.reason());
-                return DeliveryResult.failed(attempt, parts, outcome.status(), outcome.reason());
+            counters.answered(answer, AnswerOutcome.reasonOf(outcome.status()));
+            if (answer == AnswerOutcome.REFUSED) {
+                LOG.log(Level.WARNING, "OTLP endpoint {0} refused the request for good: {1}", target,
+                        outcome.reason());
+                return DeliveryResult.refused(attempt, parts, outcome.status(), outcome.reason());
             }
             if (attempt >= settings.maxAttempts()) {
                 return givenUp(attempt, parts, outcome, "no attempts left");
@@ -207,7 +214,7 @@ public final class OtlpHttpExporter {
     private DeliveryResult givenUp(int attempts, int parts, Attempt last, String why) {
         String reason = last.reason() + " (retryable; gave up after " + attempts + " attempts: " + why + ")";
         LOG.log(Level.WARNING, "OTLP delivery to {0} failed: {1}", target, reason);
-        return DeliveryResult.failed(attempts, parts, last.status(), reason);
+        return DeliveryResult.gaveUp(attempts, parts, last.status(), reason);
     }
 
     private DeliveryResult accepted(Attempt outcome, int attempts, int parts) {
@@ -220,7 +227,9 @@ public final class OtlpHttpExporter {
                         + " ExportProfilesServiceResponse; counted as delivered", outcome.status());
             }
         }
-        if (partial.getRejectedProfiles() > 0 || !partial.getErrorMessage().isEmpty()) {
+        boolean partialSuccess = partial.getRejectedProfiles() > 0 || !partial.getErrorMessage().isEmpty();
+        counters.answered(AnswerOutcome.DELIVERED, partialSuccess ? "partial_success" : "ok");
+        if (partialSuccess) {
             LOG.log(Level.WARNING, "OTLP endpoint accepted the request partially: {0} profiles rejected: {1}",
                     partial.getRejectedProfiles(), partial.getErrorMessage());
         }
@@ -254,7 +263,7 @@ public final class OtlpHttpExporter {
     }
 
     /** What one HTTP attempt came back with. {@code status} is 0 when there was no response. */
-    private record Attempt(int status, boolean retryable, String reason, byte[] body, Optional<Duration> retryAfter) {
+    private record Attempt(int status, String reason, byte[] body, Optional<Duration> retryAfter) {
     }
 
     private Attempt send(HttpRequest request) throws InterruptedException {
@@ -277,16 +286,15 @@ public final class OtlpHttpExporter {
         }
         int status = response.statusCode();
         byte[] body = decodeResponse(response, response.body());
-        boolean retryable = status == 429 || status == 502 || status == 503 || status == 504;
-        Optional<Duration> retryAfter = retryable
+        Optional<Duration> retryAfter = AnswerOutcome.of(status) == AnswerOutcome.RETRIED
                 ? RetryAfter.parse(response.headers().firstValue("Retry-After").orElse(null), clock.instant())
                 : Optional.empty();
         String reason = status >= 200 && status < 300 ? "" : "HTTP " + status + describe(response, body);
-        return new Attempt(status, retryable, reason, body, retryAfter);
+        return new Attempt(status, reason, body, retryAfter);
     }
 
     private static Attempt transportFailure(String reason) {
-        return new Attempt(DeliveryResult.NO_STATUS, true, reason, new byte[0], Optional.empty());
+        return new Attempt(DeliveryResult.NO_STATUS, reason, new byte[0], Optional.empty());
     }
 
     private static byte[] decodeResponse(HttpResponse<?> response, byte[] body) {

@@ -81,6 +81,7 @@ class OtlpHttpExporterTest {
         assertEquals(1, counters.deliveries());
         assertEquals(0, counters.retries());
         assertEquals(0, counters.finalFailures());
+        assertEquals(1, counters.answers(AnswerOutcome.DELIVERED, "ok"));
     }
 
     @Test
@@ -187,18 +188,24 @@ class OtlpHttpExporterTest {
         assertEquals(503, result.status());
         assertEquals(1, result.attempts());
         assertTrue(result.reason().contains("retry budget"), result.reason());
+        assertFalse(result.refused(), "a retryable answer is left for replay, not refused");
         assertEquals(List.of(), waits);
         assertEquals(Map.of(503, 1L), counters.finalFailuresByStatus());
+        assertEquals(1, counters.answers(AnswerOutcome.RETRIED, "503"));
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {400, 401, 403, 404, 413, 500, 501})
-    void doesNotRetryOtherClientAndServerErrors(int status) throws Exception {
+    @ValueSource(ints = {400, 401, 403, 404, 413, 500, 501, 418})
+    void refusesForGoodOnOtherClientAndServerErrorsWithoutRetrying(int status) throws Exception {
         collector.then(Reply.status(status));
 
         DeliveryResult result = exporter(fastRetries(collector.endpoint()).build()).export(body);
 
         assertFalse(result.delivered());
+        assertTrue(result.refused());
+        assertEquals(1, counters.answers(AnswerOutcome.REFUSED, status == 418 ? "other" : Integer.toString(status)));
+        assertEquals(0, AnswerOutcome.RETRIED.reasons().stream()
+                .mapToLong(reason -> counters.answers(AnswerOutcome.RETRIED, reason)).sum());
         assertEquals(status, result.status());
         assertEquals(1, result.attempts());
         assertEquals(1, collector.received().size());
@@ -264,8 +271,10 @@ class OtlpHttpExporterTest {
         assertEquals(DeliveryResult.NO_STATUS, result.status());
         assertEquals(3, result.attempts());
         assertTrue(result.reason().contains("ConnectException"), result.reason());
+        assertFalse(result.refused());
         assertEquals(Map.of(DeliveryResult.NO_STATUS, 1L), counters.finalFailuresByStatus());
         assertEquals(2, counters.retries());
+        assertEquals(3, counters.answers(AnswerOutcome.RETRIED, "no_response"));
     }
 
     @Test
