@@ -116,8 +116,26 @@ class RollupMergeTest {
                 new TimeGrid(start + SECOND / 2, SECOND, 10), false);
         assertEquals(false, misaligned.accepts(rollup));
         assertThrows(IllegalArgumentException.class, () -> misaligned.add(rollup));
-        ProfileMerger narrower = new ProfileMerger(ViewFilter.between(start + SECOND, start + BUCKET), null, false);
-        assertEquals(false, narrower.accepts(rollup), "a rollup wider than the range cannot be cut");
+    }
+
+    @Test
+    void aRollupWiderThanTheRangeIsTakenWholeOnlyWhenEverySampleItHoldsLiesInTheRange() {
+        long start = Math.floorDiv(TestChunk.T0, BUCKET) * BUCKET;
+        ProfileMerger merger = Rollup.merger(start, start + BUCKET, 10);
+        chunks().forEach(chunk -> merger.add(chunk, "python", "a@1", "production"));
+        Rollup rollup = new Rollup(start, start + BUCKET, merger.result(), new TreeSet<>(), new TreeMap<>());
+        long first = rollup.profile().startNanos();
+        long last = rollup.profile().lastSampleNanos();
+        assertTrue(first > start && last < start + BUCKET - 1, "the rollup's samples lie inside its bucket");
+
+        assertEquals(false, new ProfileMerger(ViewFilter.between(first + 1, start + BUCKET), null, false)
+                .accepts(rollup), "a sample before the range: it cannot be cut");
+        assertEquals(false, new ProfileMerger(ViewFilter.between(start, last), null, false).accepts(rollup),
+                "a sample at the range's exclusive end");
+        ProfileMerger aroundSamples = new ProfileMerger(ViewFilter.between(first, last + 1), null, false);
+        assertTrue(aroundSamples.accepts(rollup), "every sample in the range, as at the minute now is in");
+        aroundSamples.add(rollup);
+        assertEquals(rollup.profile().sampleCount(), aroundSamples.result().sampleCount());
     }
 
     private static String collapsed(MergedProfile profile) throws Exception {
