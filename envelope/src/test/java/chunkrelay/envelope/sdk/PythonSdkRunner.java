@@ -21,7 +21,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class PythonSdkRunner implements SdkRunner {
 
-    /** The workload's span functions as Python names them ({@code module.qualname}), each run in a span of that name. */
+    /** The workload's span functions as Python names them ({@code module.qualname}), each run in a span so named. */
     static final List<String> SPAN_FUNCTIONS = List.of("chunk_relay_workload.Inventory.restock",
             "chunk_relay_workload.Inventory.count_stock", "chunk_relay_workload.crunch_primes",
             "chunk_relay_workload.fibonacci_batch", "chunk_relay_workload.Inventory.await_delivery");
