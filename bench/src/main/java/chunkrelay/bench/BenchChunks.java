@@ -7,10 +7,11 @@ import chunkrelay.chunk.ProfileChunk;
 import chunkrelay.chunk.fixtures.Fixtures;
 import chunkrelay.chunk.fixtures.RecordedChunk;
 
-/** The chunks the benchmarks run over: two real SDK chunks and the synthetic 50 MiB one. */
+/** The chunks the benchmarks run over: three real SDK chunks and the synthetic 50 MiB one. */
 final class BenchChunks {
     static final String NODE = "node";
     static final String JAVA = "java";
+    static final String PYTHON = "python";
     static final String SYNTHETIC = "synthetic-50MiB";
     /** Just under Relay's 50 MiB chunk limit, so the chunk is accepted. */
     static final int SYNTHETIC_BYTES = 50 * 1024 * 1024 - 1024;
@@ -33,6 +34,7 @@ final class BenchChunks {
         return switch (name) {
             case NODE -> recorded(NODE, "node-11.1.0-long/001");
             case JAVA -> recorded(JAVA, "java-8.43.0/001");
+            case PYTHON -> recorded(PYTHON, "python-2.75.0/002");
             case SYNTHETIC -> new Item(SYNTHETIC, "generated", SyntheticChunk.ofSize(SYNTHETIC_BYTES),
                     new ChunkItemHeader("python", null));
             default -> throw new IllegalArgumentException("no benchmark chunk " + name);

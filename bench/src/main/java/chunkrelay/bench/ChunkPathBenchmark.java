@@ -25,7 +25,7 @@ import java.util.concurrent.TimeUnit;
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 public class ChunkPathBenchmark {
-    @Param({BenchChunks.NODE, BenchChunks.JAVA, BenchChunks.SYNTHETIC})
+    @Param({BenchChunks.NODE, BenchChunks.JAVA, BenchChunks.PYTHON, BenchChunks.SYNTHETIC})
     public String chunk;
 
     private byte[] payload;

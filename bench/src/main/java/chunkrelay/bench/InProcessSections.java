@@ -49,7 +49,7 @@ final class InProcessSections {
         out.printf("%nIngest stages (the recorded SDK chunks, each stage alone in this JVM: CPU of the calling thread,"
                 + " system time included, median of rounds in turns;%n  x = against the bare Jackson token pass; stores:"
                 + " the embedded S3Proxy on the filesystem, in this thread, with the relay's metadata)%n");
-        for (String chunk : List.of(BenchChunks.JAVA, BenchChunks.NODE)) {
+        for (String chunk : List.of(BenchChunks.JAVA, BenchChunks.NODE, BenchChunks.PYTHON)) {
             IngestStageCost.lines(chunk, IngestStageCost.measure(chunk)).forEach(line -> out.printf("  %s%n", line));
         }
     }

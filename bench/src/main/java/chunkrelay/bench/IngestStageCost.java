@@ -55,7 +55,10 @@ final class IngestStageCost {
     private IngestStageCost() {
     }
 
-    /** The stages for one recorded chunk ({@link BenchChunks#JAVA} or {@link BenchChunks#NODE}), the floor first. */
+    /**
+     * The stages for one recorded chunk ({@link BenchChunks#JAVA}, {@link BenchChunks#NODE} or
+     * {@link BenchChunks#PYTHON}), the floor first.
+     */
     static List<Stage> measure(String chunkName) throws IOException {
         BenchChunks.Item item = BenchChunks.item(chunkName);
         SdkRequest request = Fixtures.sdkRequest(item.source());

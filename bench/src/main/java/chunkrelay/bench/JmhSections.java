@@ -21,7 +21,8 @@ import static chunkrelay.bench.BenchReport.progress;
  * stages in CPU time), the Android ART and Perfetto paths, translation with and without span links.
  */
 final class JmhSections {
-    private static final List<String> CHUNKS = List.of(BenchChunks.NODE, BenchChunks.JAVA, BenchChunks.SYNTHETIC);
+    private static final List<String> CHUNKS = List.of(BenchChunks.NODE, BenchChunks.JAVA, BenchChunks.PYTHON,
+            BenchChunks.SYNTHETIC);
     private static final int CPU_ROUNDS = 6;
     private static final String[] STAGES = {"jacksonTokenPass", "parseAndNormalise", "translate",
             "protobufSerialise", "wholeChunkPath"};
@@ -38,8 +39,8 @@ final class JmhSections {
         boolean quick = Boolean.getBoolean("bench.quick");
         int warmups = quick ? 1 : 3;
         int measurements = quick ? 2 : 5;
-        progress("JMH chunk path: 5 benchmarks x 3 chunks, 1 fork, " + warmups + "+" + measurements
-                + " iterations of 1 s (about 3 minutes)");
+        progress("JMH chunk path: 5 benchmarks x 4 chunks, 1 fork, " + warmups + "+" + measurements
+                + " iterations of 1 s (about 4 minutes)");
         Collection<RunResult> results = jmh(ChunkPathBenchmark.class, warmups, measurements, "-Xmx3g", "-Xms3g");
         Map<String, double[]> scores = new HashMap<>();
         for (RunResult result : results) {

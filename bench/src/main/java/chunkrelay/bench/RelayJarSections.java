@@ -239,8 +239,8 @@ final class RelayJarSections {
                 DefaultConfigCost.FLEET.toSeconds());
         out.println(DefaultConfigCost.header());
         // -Dbench.default.sdks=java: one SDK's rows only
-        List<String> sdks = List.of(System.getProperty("bench.default.sdks", "java,node").split(","));
-        for (String sdk : List.of("java-8.43.0/", "node-11.1.0-long/")) {
+        List<String> sdks = List.of(System.getProperty("bench.default.sdks", "java,node,python").split(","));
+        for (String sdk : List.of("java-8.43.0/", "node-11.1.0-long/", "python-2.75.0/")) {
             String label = sdk.substring(0, sdk.indexOf('-'));
             if (!sdks.contains(label)) {
                 continue;
@@ -266,7 +266,8 @@ final class RelayJarSections {
                     String.format(Locale.ROOT, "%.3f per chunk", full.readBacks()));
         }
         out.printf("  requests: %s%n", String.join(", ", DefaultConfigCost.chunkRequests("java-8.43.0/")) + ", "
-                + String.join(", ", DefaultConfigCost.chunkRequests("node-11.1.0-long/")));
+                + String.join(", ", DefaultConfigCost.chunkRequests("node-11.1.0-long/")) + ", "
+                + String.join(", ", DefaultConfigCost.chunkRequests("python-2.75.0/")));
     }
 
     void soak() throws Exception {

@@ -13,6 +13,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -49,7 +50,7 @@ class ChunkFixturesTest {
     @TestFactory
     Stream<DynamicTest> acceptsEveryRecordedSdkChunkWithItsItemHeader() {
         List<RecordedChunk> chunks = Fixtures.sdkChunks();
-        assertEquals(6, chunks.size(), "node 1 + node-long 3 + java 2 recorded chunks");
+        assertEquals(7, chunks.size(), "node 1 + node-long 3 + java 2 + python 1 recorded chunks");
         return chunks.stream().map(recorded -> DynamicTest.dynamicTest(recorded.request(), () -> {
             ProfileChunk chunk = accepted(processor.process(recorded.payload(), headerOf(recorded.itemHeader())));
             JsonNode raw = JSON.readTree(recorded.payload());
@@ -184,5 +185,36 @@ class ChunkFixturesTest {
         assertFalse(keptThreads.contains("0"), "thread 0 only has empty stacks in this recording");
         assertEquals(profile.get("frames").size(), chunk.frames().size());
         assertEquals(stacks.size(), chunk.stackCount());
+    }
+
+    /**
+     * Relay treats a {@code python} chunk as any non-cocoa one (relay-profiling/src/sample/v2.rs: only {@code cocoa}
+     * has its addresses masked): every sample and frame of the recording kept, frames as sentry-sdk sent them
+     * (qualified name in {@code function}, the module apart, a frame whose line CPython did not know without one),
+     * and the metadata of the threads still alive when the chunk was sent, the finished workers having none.
+     */
+    @Test
+    void keepsThePythonChunkAsTheSdkSentIt() throws Exception {
+        RecordedChunk recorded = Fixtures.sdkChunks().stream()
+                .filter(c -> c.request().equals("python-2.75.0/002")).findFirst().orElseThrow();
+        JsonNode profile = JSON.readTree(recorded.payload()).get("profile");
+
+        ProfileChunk chunk = accepted(processor.process(recorded.payload(), headerOf(recorded.itemHeader())));
+
+        assertEquals("python", recorded.itemHeader().get("platform").asText());
+        assertEquals(profile.get("samples").size(), chunk.sampleCount());
+        assertEquals(5, chunk.threadCount());
+        assertEquals(Set.of("MainThread", "sentry.profiler.ThreadContinuousScheduler", "sentry.monitor",
+                        "sentry-sdk.BackgroundWorker"),
+                chunk.threadMetadata().values().stream().map(ThreadMetadata::name).collect(Collectors.toSet()));
+        assertEquals(profile.get("frames").size(), chunk.frames().size());
+        Frame restock = chunk.frames().stream().filter(f -> "Inventory.restock".equals(f.function())).findFirst()
+                .orElseThrow();
+        assertEquals("chunk_relay_workload", restock.module());
+        assertEquals("chunk_relay_workload.py", restock.filename());
+        assertEquals("/srv/example/app/chunk_relay_workload.py", restock.absPath());
+        assertTrue(restock.lineno() > 0);
+        assertEquals(Boolean.TRUE, restock.inApp());
+        assertEquals(1, chunk.frames().stream().filter(f -> f.lineno() == null).count());
     }
 }

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 class FixturesVisibleTest {
     @Test
     void recordedSdkRequestsAndTheirChunksAreOnTheTestClasspath() {
-        assertEquals(11, Fixtures.sdkRequests().size());
-        assertEquals(6, Fixtures.sdkChunks().size());
+        assertEquals(15, Fixtures.sdkRequests().size());
+        assertEquals(7, Fixtures.sdkChunks().size());
     }
 }

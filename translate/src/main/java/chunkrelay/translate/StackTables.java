@@ -115,13 +115,16 @@ final class StackTables {
     /**
      * The function of a frame, or 0 when the frame names neither function nor file. Frames of JVM platforms are
      * named {@code package.Class.method} ({@link JvmFrameNames}), with the JNI signature in {@code system_name}
-     * when the frame has one (Android ART traces). A frame with a file but no name gets the name Sentry's own UI
-     * shows for it ({@link UnnamedFrames}).
+     * when the frame has one (Android ART traces); Python frames {@code module.Class.method}
+     * ({@link PythonFrameNames}). A frame with a file but no name gets the name Sentry's own UI shows for it
+     * ({@link UnnamedFrames}).
      */
     private int function(Frame frame) {
         String platform = frame.platform() != null ? frame.platform() : chunk.platform();
         boolean jvm = platform != null && JvmFrameNames.isJvm(platform);
-        int name = dictionary.string(jvm ? JvmFrameNames.qualifiedName(frame) : frame.function());
+        boolean python = platform != null && PythonFrameNames.isPython(platform);
+        int name = dictionary.string(jvm ? JvmFrameNames.qualifiedName(frame)
+                : python ? PythonFrameNames.qualifiedName(frame) : frame.function());
         int file = dictionary.string(firstNonEmpty(frame.absPath(), frame.filename(), frame.module()));
         if (name == 0 && file == 0) {
             return 0;

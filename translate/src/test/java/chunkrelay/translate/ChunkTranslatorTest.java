@@ -238,7 +238,8 @@ class ChunkTranslatorTest {
         List<Location> locations = view.locations(view.profile.getSamples(0));
         List<Function> functions = locations.stream()
                 .map(l -> view.dictionary.getFunctionTable(l.getLines(0).getFunctionIndex())).toList();
-        assertEquals(List.of("io.example.Main.onCreate", "io.example.Main$Worker.run", "handle"),
+        // the Python frame is named as Python names it (see namesPythonFramesModuleThenQualifiedName)
+        assertEquals(List.of("io.example.Main.onCreate", "io.example.Main$Worker.run", "app.handle"),
                 functions.stream().map(f -> view.string(f.getNameStrindex())).toList());
         assertEquals(List.of("io.example.Main.onCreate(Landroid/os/Bundle;)V", "", ""),
                 functions.stream().map(f -> view.string(f.getSystemNameStrindex())).toList());
@@ -462,5 +463,24 @@ class ChunkTranslatorTest {
         var error = assertThrows(IllegalArgumentException.class,
                 () -> translator.translate(chunk.build(), TranslationContext.forProject(1)));
         assertTrue(error.getMessage().contains("no samples"), error.getMessage());
+    }
+
+    @Test
+    void namesPythonFramesModuleThenQualifiedName() {
+        TestChunk chunk = new TestChunk().platform("python");
+        int method = chunk.frame(new Frame("Inventory.restock", "shop.stock", "shop/stock.py", "/srv/shop/stock.py",
+                12, null, true, null, null));
+        int nested = chunk.frame(new Frame("outer.<locals>.inner", "shop.jobs", "shop/jobs.py", null, 3, null, null,
+                null, null));
+        int script = chunk.frame(new Frame("<module>", "__main__", "main.py", null, 1, null, null, null, null));
+        int qualified = chunk.frame(new Frame("shop.jobs.run", "shop.jobs", "shop/jobs.py", null, 9, null, null,
+                null, null));
+        int noModule = chunk.frame(new Frame("handler", null, "handler.py", null, 5, null, null, null, null));
+        twoSamplesOf(chunk, chunk.stack(method, nested, script, qualified, noModule), "1");
+
+        OtlpView view = translate(chunk.build());
+
+        assertEquals(List.of("shop.stock.Inventory.restock", "shop.jobs.outer.<locals>.inner", "__main__.<module>",
+                "shop.jobs.run", "handler"), view.functionNames(view.profile.getSamples(0)));
     }
 }

@@ -4,7 +4,10 @@ import chunkrelay.chunk.Frame;
 import chunkrelay.chunk.ProfileChunk;
 import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
 import io.opentelemetry.proto.common.v1.AnyValue;
+import io.opentelemetry.proto.profiles.v1development.Function;
+import io.opentelemetry.proto.profiles.v1development.Location;
 import io.opentelemetry.proto.profiles.v1development.Sample;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -16,6 +19,7 @@ import java.util.Set;
 import java.util.TreeMap;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -27,7 +31,7 @@ class FixtureTranslationTest {
 
     static List<FixtureChunks.Normalised> chunks() {
         List<FixtureChunks.Normalised> chunks = FixtureChunks.all();
-        assertEquals(9, chunks.size(), "6 recorded SDK chunks and 3 Sentry fixtures");
+        assertEquals(10, chunks.size(), "7 recorded SDK chunks and 3 Sentry fixtures");
         return chunks;
     }
 
@@ -139,7 +143,8 @@ class FixtureTranslationTest {
     /**
      * Literal stacks (leaf first) of each fixture, as its translated samples must name them: JVM frames (Java and
      * Android) as {@code package.Class.method} with inner, lambda and hidden classes whole, as JVM profilers show
-     * them; Node.js and native frames by their function alone, anonymous Node.js functions as Sentry's UI shows them
+     * them; Python frames as {@code module.Class.method} (the module, then the qualified name sentry-sdk sends);
+     * Node.js and native frames by their function alone, anonymous Node.js functions as Sentry's UI shows them
      * ({@code <anonymous>}); Cocoa frames with neither function nor file by the empty name (they have only an
      * address). (Relay drops the samples of the JVM's threads without a Java frame: a thread needs 2 samples with a
      * stack, so no recorded chunk keeps an empty stack.)
@@ -223,6 +228,16 @@ class FixtureTranslationTest {
                             "Module.load", "Module._load", "executeUserEntryPoint", "<anonymous>", "(root)"),
                     List.of("(idle)", "(root)"),
                     List.of("multiply", "busyLoop", "(root)")),
+            "python-2.75.0/002", List.of(
+                    List.of("threading.Condition.wait", "threading.Event.wait",
+                            "chunk_relay_workload.Inventory.await_delivery", "chunk_relay_workload.in_span",
+                            "chunk_relay_workload.Workload.run.<locals>.<lambda>", "threading.Thread.run",
+                            "sentry_sdk.integrations.threading._wrap_run.<locals>.run.<locals>._run_old_run_func",
+                            "sentry_sdk.integrations.threading._wrap_run.<locals>.run",
+                            "threading.Thread._bootstrap_inner", "threading.Thread._bootstrap"),
+                    List.of("chunk_relay_workload.sieve", "chunk_relay_workload.Inventory.restock",
+                            "chunk_relay_workload.in_span", "chunk_relay_workload.Workload.run", "__main__.main",
+                            "__main__.<module>")),
             "relay/sample_v2_valid.json", List.of(List.of("")),
             "vroomrs/sample__v2__valid_cocoa.json", List.of(List.of("")),
             "vroomrs/sample__v2__valid_android.json", List.of(
@@ -243,5 +258,29 @@ class FixtureTranslationTest {
         for (List<String> stack : literal) {
             assertTrue(stacks.contains(stack), stack + " among the stacks of " + fixture.name());
         }
+    }
+
+    /**
+     * A recorded Python frame in full: {@code module.Class.method}, the file as sentry-sdk's {@code abs_path}, its
+     * line, the {@code cpython} frame type of the semantic conventions, and the SDK's module and in-app flag.
+     */
+    @Test
+    void describesRecordedPythonFramesWithFileLineFrameTypeAndInApp() {
+        OtlpView view = new OtlpView(translate(FixtureChunks.sdkChunk("python-2.75.0/002").chunk()));
+        Location restock = view.dictionary.getLocationTableList().stream()
+                .filter(l -> view.functionName(l).equals("chunk_relay_workload.Inventory.restock"))
+                .findFirst().orElseThrow();
+        Function function = view.dictionary.getFunctionTable(restock.getLines(0).getFunctionIndex());
+
+        assertEquals("/srv/example/app/chunk_relay_workload.py", view.string(function.getFilenameStrindex()));
+        assertTrue(restock.getLines(0).getLine() > 0);
+        Map<String, AnyValue> attributes = view.attributes(restock);
+        assertEquals("cpython", attributes.get(OtlpAttributes.PROFILE_FRAME_TYPE).getStringValue());
+        assertEquals("chunk_relay_workload", attributes.get(OtlpAttributes.SENTRY_FRAME_MODULE).getStringValue());
+        assertTrue(attributes.get(OtlpAttributes.SENTRY_FRAME_IN_APP).getBoolValue());
+        Location wait = view.dictionary.getLocationTableList().stream()
+                .filter(l -> view.functionName(l).equals("threading.Condition.wait")).findFirst().orElseThrow();
+        // sentry-sdk marks frames under the project root in-app and leaves the standard library's unmarked
+        assertFalse(view.attributes(wait).containsKey(OtlpAttributes.SENTRY_FRAME_IN_APP));
     }
 }

@@ -116,6 +116,29 @@ class SpanLinkingTest {
         assertEquals(3, translated.request().getDictionary().getLinkTableCount() - 1, "one link per span used");
     }
 
+    /**
+     * The Python capture: three workload threads, each span on the thread it started on; the main thread's nested
+     * spans and the two workers' spans (one of them waiting) all take samples, SDK threads none.
+     */
+    @Test
+    void pythonCaptureLinksEachThreadsSamplesToTheSpansOfThatThread() {
+        List<SpanRecord> spans = spansOf("python-2.75.0/001");
+        ProfileChunk chunk = FixtureChunks.sdkChunk("python-2.75.0/002").chunk();
+        ChunkTranslator.Translated translated = translate(chunk, spans);
+
+        assertEquals(1655, chunk.sampleCount());
+        assertEquals(985, translated.linkedSamples());
+        // sentry-sdk times a span's end as its wall-clock start plus a monotonic duration: the last Fibonacci span
+        // of the primes worker ends 2 us after its parent, so the two samples they share do not nest
+        assertEquals(2, translated.ambiguousSamples());
+        Map<String, String> threadOfSpan = new HashMap<>();
+        spans.forEach(span -> threadOfSpan.put(span.spanId(), span.threadId()));
+        Map<String, Integer> byThread = new HashMap<>();
+        samplesBySpan(translated.request()).forEach((span, count) -> byThread.merge(threadOfSpan.get(span), count,
+                Integer::sum));
+        assertEquals(3, byThread.size(), "main thread and the two workers: " + byThread);
+    }
+
     @Test
     void overlappingSpansThatDoNotNestLeaveTheirSharedSamplesUnlinkedAsAmbiguous() {
         TestChunk builder = new TestChunk();

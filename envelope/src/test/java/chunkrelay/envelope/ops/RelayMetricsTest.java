@@ -104,17 +104,18 @@ class RelayMetricsTest {
                 Map.entry("profiling_duration_is_zero", 0.0),
                 Map.entry("profiling_invalid_base64_value", 0.0)),
                 after.byLabel("relay_chunks_rejected_total", "reason"));
-        assertEquals(Map.of("java", 2.0, "node", 4.0), after.byLabel("relay_chunks_accepted_total", "platform"));
-        assertEquals(Map.of("profile_chunk", 6.0 + invalid.size(), "session", 2.0, "span", 2.0,
-                        "transaction", 1.0),
+        assertEquals(Map.of("java", 2.0, "node", 4.0, "python", 1.0),
+                after.byLabel("relay_chunks_accepted_total", "platform"));
+        assertEquals(Map.of("profile_chunk", 7.0 + invalid.size(), "session", 3.0, "span", 2.0,
+                        "transaction", 2.0, "event", 1.0),
                 after.byLabel("relay_envelope_items_total", "type"));
         assertEquals(decodedBytes, after.value("relay_envelope_received_bytes_total", "form", "decoded"));
         assertEquals(wireBytes, after.value("relay_envelope_received_bytes_total", "form", "wire"));
 
         // latency histograms of every stage a chunk passes, with Prometheus buckets
-        assertEquals(6.0 + invalid.size(), after.value("relay_chunk_stage_seconds_count", "stage", "parse"));
+        assertEquals(7.0 + invalid.size(), after.value("relay_chunk_stage_seconds_count", "stage", "parse"));
         for (String stage : List.of("translate", "archive", "forward")) {
-            assertEquals(6.0, after.value("relay_chunk_stage_seconds_count", "stage", stage), stage);
+            assertEquals(7.0, after.value("relay_chunk_stage_seconds_count", "stage", stage), stage);
             assertTrue(after.has("relay_chunk_stage_seconds_bucket", "stage", stage, "le", "+Inf"), stage);
         }
         assertEquals(0, after.value("relay_chunks_duplicates_total"));

@@ -1,25 +1,18 @@
 package chunkrelay.envelope.sdk;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
+import java.util.Set;
 
 /**
  * {@code @sentry/node} 11.1.0 with {@code @sentry/profiling-node} 11.1.0, installed from the npm registry with the
  * lockfile in {@code sdk-e2e/node/} into a directory the test owns, then run as {@code node driver.js}.
  *
- * <p>The install is kept between runs: a marker file holds the digest of package.json and package-lock.json, and
- * {@code npm ci} runs again only when they change or node_modules is gone.
+ * <p>The install is kept between runs ({@link SdkInstall}): {@code npm ci} runs again only when package.json or
+ * package-lock.json change or node_modules is gone.
  */
 public final class NodeSdkRunner implements SdkRunner {
 
@@ -60,15 +53,15 @@ public final class NodeSdkRunner implements SdkRunner {
     @Override
     public Run run(RelayTarget target) {
         List<SdkProcess.StepResult> steps = new ArrayList<>();
-        String digest = copyDriver();
-        Path marker = installDir.resolve(".installed-digest");
-        if (!digest.equals(readMarker(marker)) || !Files.isDirectory(installDir.resolve("node_modules"))) {
-            deleteTree(installDir.resolve("node_modules"));
+        SdkInstall install = new SdkInstall(sdk(), installDir);
+        String digest = install.copy(RESOURCES, FILES, Set.of("package.json", "package-lock.json"), "");
+        if (!install.installed(digest, "node_modules")) {
+            install.delete("node_modules");
             // Scripts stay off: the profiler's only install script compiles from source when the prebuilt binary
             // does not load, which would hide the problem the check step below reports.
             steps.add(SdkProcess.run(sdk(), "npm ci", List.of("npm", "ci", "--ignore-scripts", "--no-audit",
                     "--no-fund"), installDir, Map.of(), INSTALL_TIMEOUT, logDir));
-            writeMarker(marker, digest);
+            install.markInstalled(digest);
         }
         steps.add(SdkProcess.run(sdk(), "load native profiler", List.of("node", "driver.js", "--check-profiler"),
                 installDir, Map.of(), CHECK_TIMEOUT, logDir));
@@ -77,60 +70,5 @@ public final class NodeSdkRunner implements SdkRunner {
                         "CHUNK_RELAY_SENTRY_DEBUG", "1"),
                 RUN_TIMEOUT, logDir));
         return new Run(sdk(), steps);
-    }
-
-    private String copyDriver() {
-        try {
-            Files.createDirectories(installDir);
-            MessageDigest digest = MessageDigest.getInstance("SHA-256");
-            for (String file : FILES) {
-                byte[] bytes;
-                try (InputStream in = NodeSdkRunner.class.getResourceAsStream(RESOURCES + file)) {
-                    if (in == null) {
-                        throw new AssertionError("node SDK, step 'copy driver': test resource " + RESOURCES + file
-                                + " is missing");
-                    }
-                    bytes = in.readAllBytes();
-                }
-                Files.write(installDir.resolve(file), bytes);
-                if (!file.equals("driver.js")) {
-                    digest.update(bytes);
-                }
-            }
-            return HexFormat.of().formatHex(digest.digest());
-        } catch (IOException e) {
-            throw new UncheckedIOException("node SDK, step 'copy driver' into " + installDir, e);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static String readMarker(Path marker) {
-        try {
-            return Files.exists(marker) ? Files.readString(marker).trim() : "";
-        } catch (IOException e) {
-            return "";
-        }
-    }
-
-    private static void writeMarker(Path marker, String digest) {
-        try {
-            Files.writeString(marker, digest);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static void deleteTree(Path root) {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(root)) {
-            for (Path path : paths.sorted((a, b) -> b.getNameCount() - a.getNameCount()).toList()) {
-                Files.delete(path);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("node SDK, step 'npm ci': could not clear " + root, e);
-        }
     }
 }

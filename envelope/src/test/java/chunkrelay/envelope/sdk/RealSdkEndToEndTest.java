@@ -2,6 +2,7 @@ package chunkrelay.envelope.sdk;
 
 import chunkrelay.chunk.testing.Await;
 import chunkrelay.envelope.testing.OtlpReceiver;
+import chunkrelay.envelope.testing.RelayClient;
 import chunkrelay.envelope.testing.RunningRelay;
 import chunkrelay.envelope.testing.TestUpstream;
 import chunkrelay.storage.ArchivedChunk;
@@ -15,6 +16,8 @@ import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -49,7 +52,45 @@ class RealSdkEndToEndTest {
         assertSdkProfiledThroughRelay(new JavaSdkRunner(work.resolve("java"), work.resolve("logs"), BUSY_WORK));
     }
 
+    @Test
+    void pythonSdkInTheTraceLifecycleLinksSamplesToTheSpansThatRanThem() throws Exception {
+        assertPythonProfiledThroughRelay("trace");
+    }
+
+    @Test
+    void pythonSdkInTheManualLifecycleLinksSamplesToTheSpansThatRanThem() throws Exception {
+        assertPythonProfiledThroughRelay("manual");
+    }
+
+    /**
+     * As for every SDK, then: the workload's functions named {@code module.Class.method}, at least 95% of the
+     * samples taken inside a span linked to it and none to a span that does not cover it, and the functions in the
+     * relay's own export of the project.
+     */
+    private static void assertPythonProfiledThroughRelay(String lifecycle) throws Exception {
+        Path work = workRoot();
+        PythonSdkRunner python = new PythonSdkRunner(work.resolve("python"), work.resolve("logs"), BUSY_WORK,
+                lifecycle);
+        assertSdkProfiledThroughRelay(python, (relay, hop, otlp) -> {
+            SpanLinkAssertions.assertSamplesLinkedToTheSpansThatRanThem(python.sdk(), hop.envelopes(), otlp,
+                    PythonSdkRunner.SPAN_FUNCTIONS, 0.95);
+            assertExportNames(python.sdk(), relay, PythonSdkRunner.SPAN_FUNCTIONS);
+        });
+    }
+
+    /** What a test adds to the checks every SDK passes, with the relay still running. */
+    @FunctionalInterface
+    private interface MoreChecks {
+        void check(RunningRelay relay, EnvelopeRecorder hop, List<ExportProfilesServiceRequest> otlp)
+                throws IOException, InterruptedException;
+    }
+
     private static void assertSdkProfiledThroughRelay(SdkRunner sdk) throws IOException, InterruptedException {
+        assertSdkProfiledThroughRelay(sdk, (relay, hop, otlp) -> { });
+    }
+
+    private static void assertSdkProfiledThroughRelay(SdkRunner sdk, MoreChecks more)
+            throws IOException, InterruptedException {
         try (EmbeddedS3Server s3 = EmbeddedS3Server.inMemory();
              OtlpReceiver receiver = OtlpReceiver.start();
              TestUpstream upstream = new TestUpstream();
@@ -78,6 +119,7 @@ class RealSdkEndToEndTest {
             assertForwarded(sdk.sdk(), relay, archived, receiver);
             assertLinkedSamplesForwarded(sdk.sdk(), receiver);
             assertPassedUpstream(sdk.sdk(), upstream);
+            more.check(relay, hop, otlp);
             System.out.println("[sdk-e2e] " + run.timings() + ", " + hop.envelopes().size() + " envelopes, "
                     + hop.profileChunks().size() + " chunks sent, " + archived.size() + " archived and forwarded");
         }
@@ -171,6 +213,28 @@ class RealSdkEndToEndTest {
         if (!expected.equals(received)) {
             throw new AssertionError(sdk + " SDK, step 'forward': the receiver got " + received.size()
                     + " profile(s) that are not the " + expected.size() + " archived OTLP objects once each");
+        }
+    }
+
+    /**
+     * The relay's collapsed-stacks export of the project's Python chunks, over the day around now (read from the
+     * loopback, which the views answer without a token), names each function.
+     */
+    private static void assertExportNames(String sdk, RunningRelay relay, List<String> functions) {
+        Instant now = Instant.now();
+        String range = "from=" + now.minus(Duration.ofHours(12)).truncatedTo(ChronoUnit.SECONDS) + "&to="
+                + now.plus(Duration.ofHours(12)).truncatedTo(ChronoUnit.SECONDS);
+        RelayClient.Answer export = relay.client().get("/api/v1/projects/" + PROJECT_ID + "/profile?" + range
+                + "&platform=python&format=collapsed");
+        if (export.status() != 200) {
+            throw new AssertionError(sdk + " SDK, step 'views': the collapsed export answered " + export.status()
+                    + ": " + export.raw());
+        }
+        for (String function : functions) {
+            if (!export.raw().contains(";" + function + ";") && !export.raw().contains(";" + function + " ")) {
+                throw new AssertionError(sdk + " SDK, step 'views': the collapsed export does not name '" + function
+                        + "'");
+            }
         }
     }
 

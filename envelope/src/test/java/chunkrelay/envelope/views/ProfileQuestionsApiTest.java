@@ -1,6 +1,5 @@
 package chunkrelay.envelope.views;
 
-import chunkrelay.chunk.fixtures.Fixtures;
 import chunkrelay.chunk.fixtures.SdkRequest;
 import chunkrelay.chunk.testing.ChildJvm;
 import chunkrelay.envelope.Application;
@@ -47,7 +46,7 @@ class ProfileQuestionsApiTest {
     }
 
     private static void replayAll(RunningRelay relay) {
-        for (SdkRequest request : Fixtures.sdkRequests()) {
+        for (SdkRequest request : RecordedDay.requests()) {
             assertEquals(200, relay.client().replay(request).status(), request.name());
         }
     }
@@ -141,11 +140,11 @@ class ProfileQuestionsApiTest {
             assertEquals(Instant.ofEpochSecond(lastSample / 1_000_000_000L + 1).toString(),
                     newest.path("to").asText(), "the newest chunk's last second, whole seconds");
             assertTrue(newest.path("from").asText().matches("2026-11-22T[0-9:]+Z"), newest.toString());
-            assertEquals(Fixtures.sdkChunks().size(), json(client.get("/api/v1/projects/1/chunks?from="
+            assertEquals(RecordedDay.chunks().size(), json(client.get("/api/v1/projects/1/chunks?from="
                     + newest.path("from").asText() + "&to=" + newest.path("to").asText())).path("chunks").size());
             assertEquals(0, json(client.get("/api/v1/projects/1/chunks?" + RANGE + "&environment=production"))
                     .path("chunks").size());
-            assertEquals(Fixtures.sdkChunks().size(), json(client.get("/api/v1/projects/1/chunks?" + RANGE
+            assertEquals(RecordedDay.chunks().size(), json(client.get("/api/v1/projects/1/chunks?" + RANGE
                     + "&environment=fixture")).path("chunks").size());
         }
     }

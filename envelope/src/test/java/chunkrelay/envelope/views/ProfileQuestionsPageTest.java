@@ -1,6 +1,5 @@
 package chunkrelay.envelope.views;
 
-import chunkrelay.chunk.fixtures.Fixtures;
 import chunkrelay.chunk.fixtures.SdkRequest;
 import chunkrelay.envelope.testing.RelayClient;
 import chunkrelay.envelope.testing.RunningRelay;
@@ -41,7 +40,7 @@ class ProfileQuestionsPageTest {
         try (EmbeddedS3Server s3 = EmbeddedS3Server.inMemory();
              RunningRelay relay = RunningRelay.start(s3, Map.of());
              HeadlessChromium browser = HeadlessChromium.start(1400, 2200)) {
-            for (SdkRequest request : Fixtures.sdkRequests()) {
+            for (SdkRequest request : RecordedDay.requests()) {
                 assertEquals(200, relay.client().replay(request).status(), request.name());
             }
             ReleasedCopies.send(relay, "java-8.43.0/001", "c0000000000000000000000000000001", "fixture-java@2.0.0");
@@ -53,7 +52,7 @@ class ProfileQuestionsPageTest {
             // no range in the address and nothing in the last hour: the newest chunks, in whole seconds
             browser.navigate(base.resolve("/?project=1"));
             awaitSettled(browser);
-            assertEquals(Fixtures.sdkChunks().size() + 3, browser.evaluate(
+            assertEquals(RecordedDay.chunks().size() + 3, browser.evaluate(
                     "document.querySelectorAll('#chunkRows tr').length").asInt());
             assertTrue(value(browser, "from").matches(TYPED_TIME), value(browser, "from"));
             assertTrue(value(browser, "to").matches(TYPED_TIME), value(browser, "to"));

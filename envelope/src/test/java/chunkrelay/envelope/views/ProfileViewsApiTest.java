@@ -49,10 +49,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @Tag("external")
 class ProfileViewsApiTest {
     private static final ObjectMapper JSON = new ObjectMapper();
-    /** The recorded requests are of 2026-11-22 (UTC). */
+    /** The recorded requests replayed here ({@link RecordedDay}) are of 2026-11-22 (UTC). */
     private static final String RANGE = "from=2026-11-22T00:00:00Z&to=2026-11-23T00:00:00Z";
     private static void replayAll(RunningRelay relay) {
-        for (SdkRequest request : Fixtures.sdkRequests()) {
+        for (SdkRequest request : RecordedDay.requests()) {
             assertEquals(200, relay.client().replay(request).status(), request.name());
         }
     }
@@ -77,7 +77,7 @@ class ProfileViewsApiTest {
             assertEquals(List.of("1"), JSON.convertValue(client.get("/api/v1/projects").body().path("projects"),
                     List.class));
             JsonNode chunks = client.get("/api/v1/projects/1/chunks?" + RANGE).body().path("chunks");
-            List<RecordedChunk> recorded = Fixtures.sdkChunks();
+            List<RecordedChunk> recorded = RecordedDay.chunks();
             assertEquals(recorded.size(), chunks.size());
             Set<String> platforms = new TreeSet<>();
             for (JsonNode chunk : chunks) {
@@ -203,7 +203,7 @@ class ProfileViewsApiTest {
             assertEquals(200, client.get("/api/v1/projects", "Authorization", "Bearer s3cret-token").status());
             assertEquals(200, client.get("/").status(), "the page holds no data");
             // the envelope endpoint is unaffected
-            assertEquals(200, relay.client().replay(Fixtures.sdkRequests().get(0)).status());
+            assertEquals(200, relay.client().replay(RecordedDay.requests().get(0)).status());
         }
     }
 
@@ -225,7 +225,7 @@ class ProfileViewsApiTest {
                     fromOutside.body().path("detail").asText());
             assertEquals(403, outside.get("/").status());
             // the envelope endpoint answers everyone
-            assertEquals(200, outside.replay(Fixtures.sdkRequests().get(0)).status());
+            assertEquals(200, outside.replay(RecordedDay.requests().get(0)).status());
 
             assertEquals(403, rawGetStatus(base.getPort(), "/api/v1/projects", "evil.example"),
                     "DNS rebinding: a loopback client naming another host");
@@ -247,7 +247,7 @@ class ProfileViewsApiTest {
             assertNull(preflight.headers().firstValue("Access-Control-Allow-Origin").orElse(null),
                     "preflight " + preflight.status() + " " + preflight.headers().map());
 
-            SdkRequest sdk = Fixtures.sdkRequests().get(0);
+            SdkRequest sdk = RecordedDay.requests().get(0);
             List<String> headers = new ArrayList<>();
             sdk.headers().forEach(h -> {
                 headers.add(h.name());
