@@ -1,0 +1,125 @@
+package chunkrelay.translate.view;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One side of a regression check: per unit (a profiler, that is a process, or a profiler's thread) its samples and,
+ * per function, its self and total samples, so that a function's share can be taken in each unit apart. Functions are
+ * indexed by a {@code functions} map shared by both sides (the flame graph's name and file). Built in one walk of the
+ * merged sample groups; holds two counts per function and unit, never per sample or chunk.
+ */
+final class ProcessShares {
+    /** What a unit is. */
+    enum Unit { PROFILER, THREAD }
+
+    final Unit unit;
+    final List<String> units = new ArrayList<>();
+    long[] unitSamples;
+    /** Per function (index of the shared map), per unit: self samples; null while the side has none. */
+    final List<long[]> self = new ArrayList<>();
+    final List<long[]> total = new ArrayList<>();
+    long samples;
+
+    private ProcessShares(Unit unit) {
+        this.unit = unit;
+    }
+
+    static ProcessShares of(MergedProfile profile, Unit unit, Map<RootFirstFrames.Frame, Integer> functions) {
+        ProcessShares side = new ProcessShares(unit);
+        Map<String, Integer> unitIndex = new HashMap<>();
+        int[] unitOfThread = new int[profile.threads().size()];
+        for (int t = 0; t < unitOfThread.length; t++) {
+            MergedProfile.Thread thread = profile.threads().get(t);
+            // the process is the profiler id: MergedProfile.Thread.profilerId, however the merge read it
+            String key = unit == Unit.PROFILER ? thread.profilerId() : thread.profilerId() + "/" + thread.threadId();
+            unitOfThread[t] = unitIndex.computeIfAbsent(key, k -> {
+                side.units.add(k);
+                return side.units.size() - 1;
+            });
+        }
+        int unitCount = side.units.size();
+        side.unitSamples = new long[unitCount];
+        FunctionFrames frames = new FunctionFrames(profile);
+        int[] shared = new int[frames.size()];
+        for (int f = 0; f < shared.length; f++) {
+            shared[f] = functions.computeIfAbsent(frames.frame(f), k -> functions.size());
+        }
+        int[] distinct = new int[frames.maxDepth()];
+        for (MergedProfile.SampleGroup group : profile.samples()) {
+            int u = unitOfThread[group.thread()];
+            long count = group.count();
+            side.unitSamples[u] += count;
+            side.samples += count;
+            side.counts(side.self, shared[frames.leaf(group.stack())], unitCount)[u] += count;
+            int depth = frames.distinct(group.stack(), distinct);
+            for (int i = 0; i < depth; i++) {
+                side.counts(side.total, shared[distinct[i]], unitCount)[u] += count;
+            }
+        }
+        return side;
+    }
+
+    private long[] counts(List<long[]> table, int function, int unitCount) {
+        while (table.size() <= function) {
+            table.add(null);
+        }
+        long[] counts = table.get(function);
+        if (counts == null) {
+            counts = new long[unitCount];
+            table.set(function, counts);
+        }
+        return counts;
+    }
+
+    /** The units with at least {@code minSamples} samples: those whose shares are judged. */
+    int judgedUnits(long minSamples) {
+        int judged = 0;
+        for (long samplesOfUnit : unitSamples) {
+            if (samplesOfUnit >= minSamples) {
+                judged++;
+            }
+        }
+        return judged;
+    }
+
+    /** A function's samples on this side, all units together. */
+    long sum(List<long[]> table, int function) {
+        long[] counts = function < table.size() ? table.get(function) : null;
+        long sum = 0;
+        if (counts != null) {
+            for (long count : counts) {
+                sum += count;
+            }
+        }
+        return sum;
+    }
+
+    /**
+     * The mean and sample variance of a function's share in each unit of at least {@code minSamples} samples, and how
+     * many units: {mean, variance, units}; when no unit has enough samples, the share of all samples, 0, 0.
+     */
+    double[] spread(List<long[]> table, int function, long minSamples) {
+        long[] counts = function < table.size() ? table.get(function) : null;
+        int n = 0;
+        double mean = 0;
+        double squares = 0;
+        for (int u = 0; u < unitSamples.length; u++) {
+            if (unitSamples[u] < minSamples) {
+                continue;
+            }
+            double share = counts == null ? 0 : (double) counts[u] / unitSamples[u];
+            n++;
+            // Welford's running mean and sum of squared deviations
+            double delta = share - mean;
+            mean += delta / n;
+            squares += delta * (share - mean);
+        }
+        if (n == 0) {
+            return new double[] {samples == 0 ? 0 : (double) sum(table, function) / samples, 0, 0};
+        }
+        return new double[] {mean, n > 1 ? squares / (n - 1) : 0, n};
+    }
+}
