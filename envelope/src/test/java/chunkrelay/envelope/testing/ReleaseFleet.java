@@ -118,6 +118,23 @@ public final class ReleaseFleet {
         return json.toString().getBytes(StandardCharsets.UTF_8);
     }
 
+    /**
+     * Sends every process's chunks to a relay, as its SDK would: {@code chunks} of {@code steps} steps each, a minute
+     * apart from {@code startNanos}, each process a second after the one before.
+     */
+    public void send(RunningRelay relay, long startNanos, int chunks, int steps) {
+        for (int p = 0; p < PROCESSES; p++) {
+            for (int c = 0; c < chunks; c++) {
+                byte[] chunk = chunk(p, startNanos + c * 60_000_000_000L + p * 1_000_000_000L, steps);
+                int status = relay.client().post("/api/1/envelope/?sentry_key=c0ffee5e1ec7ab1e5a11ab1e0b5e55ed",
+                        FleetChunks.envelope(chunk)).status();
+                if (status != 200) {
+                    throw new IllegalStateException("a fleet chunk was answered " + status);
+                }
+            }
+        }
+    }
+
     /** encode_json at its release's share; else a handler (the first ones busiest), itself or one of its leaves. */
     private static int stack(Random random, double regressed, int kind) {
         if (random.nextDouble() < regressed) {
