@@ -92,10 +92,10 @@ class FunctionViewsPageTest {
 
     /** Where a table row is on screen, scrolled into view, with its function and counts. */
     private static JsonNode rowAt(HeadlessChromium browser, String selector) throws Exception {
-        return browser.evaluate("(() => { const r = document.querySelector('" + selector + "'); r.scrollIntoView();"
-                + " const b = r.getBoundingClientRect(); const c = r.children;"
+        return browser.evaluate("(() => { const r = document.querySelector('" + selector + "'); r.scrollIntoView({block: 'center'});"
+                + " const b = r.getBoundingClientRect();"
                 + " return {x: b.left + 30, y: b.top + b.height / 2, name: r.dataset.name,"
-                + " total: c.length > 3 ? Number(c[3].textContent) : 0}; })()");
+                + " total: Number(r.dataset.total || 0)}; })()");
     }
 
     private static void awaitSettled(HeadlessChromium browser) throws Exception {
