@@ -121,7 +121,7 @@ class FunctionViewsApiTest {
     }
 
     @Test
-    void theTableIsSortedSearchedPagedAndDownloadedAsCsv() {
+    void theTableIsSortedSearchedPagedAndDownloadedAsCsv() throws Exception {
         RelayClient client = relay.client();
         String range = range(start, start + 10 * MINUTE);
         JsonNode bySelf = client.get("/api/v1/projects/1/functions?limit=3&" + range).body();
@@ -144,6 +144,11 @@ class FunctionViewsApiTest {
         assertEquals(functions + 1, lines.length, "a header and every function");
         assertTrue(lines[1].startsWith(ReleaseFleet.REGRESSED + ",app/codec.py,"), lines[1]);
 
+        // views are not public: a client naming the relay by another host (DNS rebinding) is refused
+        assertEquals(403, rawGetStatus(relay.uri().getPort(), "/api/v1/projects/1/functions?" + range,
+                "profiles.example.com"));
+        assertEquals(403, rawGetStatus(relay.uri().getPort(), "/api/v1/projects/1/regressions?" + range,
+                "profiles.example.com"));
         assertEquals(400, client.get("/api/v1/projects/1/functions?sort=name&" + range).status());
         assertEquals(400, client.get("/api/v1/projects/1/functions?limit=-1&" + range).status());
         assertEquals(400, client.get("/api/v1/projects/1/functions?format=xml&" + range).status());
@@ -272,6 +277,16 @@ class FunctionViewsApiTest {
 
     private static boolean matches(Map<String, String> wanted, String name, String value) {
         return !wanted.containsKey(name) || wanted.get(name).equals(value);
+    }
+
+    /** A request with a Host header of our choosing, which the JDK client does not allow. */
+    private static int rawGetStatus(int port, String path, String host) throws Exception {
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {
+            socket.getOutputStream().write(("GET " + path + " HTTP/1.1\r\nHost: " + host
+                    + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            String response = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            return Integer.parseInt(response.substring(9, 12));
+        }
     }
 
     private static long flameGraphSamples(byte[] pprof) throws Exception {
