@@ -3,17 +3,23 @@ package chunkrelay.translate.view;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Which functions take a larger or smaller share of the time in a comparison than in a baseline, and how sure that
  * is. A function's share is taken in each process (profiler) of a side apart, and the two sides' per-process shares
  * are compared with Welch's t-test: so a share that moved because load moved between processes (busier web servers
  * on one side, busier workers on the other) is not a change, while one that moved in every process is. Self and
- * total shares are judged apart; see {@link Settings} for what is judged and flagged.
+ * total shares are judged apart; see {@link Settings} for what is judged and flagged. When one function takes a larger
+ * share every other one's shrinks although its cost did not change: so once a function is flagged, its self samples
+ * are taken out and the others are judged on their shares of the rest, the most surely changed function first.
  */
 public final class Regressions {
+    /** At most this many changed functions are taken out of the others' shares. */
+    static final int MAX_TAKEN_OUT = 10;
     /** What a measure of a function became. */
     public enum Verdict { REGRESSION, IMPROVEMENT, UNCHANGED, NOT_JUDGED }
 
@@ -76,9 +82,27 @@ public final class Regressions {
         double[][] total = new double[names.size()][];
         int judged = 0;
         for (int f = 0; f < names.size(); f++) {
-            self[f] = estimate(before, after, before.self, after.self, f, settings, judging);
-            total[f] = estimate(before, after, before.total, after.total, f, settings, judging);
+            self[f] = estimate(before, after, before.self, after.self, null, null, f, settings, judging);
+            total[f] = estimate(before, after, before.total, after.total, null, null, f, settings, judging);
             judged += (Double.isNaN(self[f][2]) ? 0 : 1) + (Double.isNaN(total[f][2]) ? 0 : 1);
+        }
+        // when one function takes a larger share, every other one's share shrinks with its cost unchanged: so the
+        // self time of the most surely changed function is taken out of the others' shares, and they are judged
+        // again, until no other changed or MAX_TAKEN_OUT functions are out
+        Set<Integer> out = new HashSet<>();
+        for (int next = mostSurelyChanged(self, out, judged, settings); next >= 0 && out.size() < MAX_TAKEN_OUT;
+             next = mostSurelyChanged(self, out, judged, settings)) {
+            out.add(next);
+            before.takeOut(out);
+            after.takeOut(out);
+            for (int f = 0; f < names.size(); f++) {
+                if (!out.contains(f)) {
+                    self[f] = estimate(before, after, before.self, after.self, List.of(), List.of(), f, settings,
+                            judging);
+                    total[f] = estimate(before, after, before.total, after.total, before.takenOutTotal,
+                            after.takenOutTotal, f, settings, judging);
+                }
+            }
         }
         List<FunctionChange> changes = new ArrayList<>(names.size());
         for (int f = 0; f < names.size(); f++) {
@@ -104,11 +128,37 @@ public final class Regressions {
                         after.judgedUnits(settings.minUnitSamples())), settings, judged, List.copyOf(changes));
     }
 
-    /** {baseline share, comparison share, p-value (NaN: not judged)}. */
+    /**
+     * The function not yet taken out whose self measure is flagged with the highest confidence (then the largest
+     * relative change), or -1.
+     */
+    private static int mostSurelyChanged(double[][] self, Set<Integer> out, int judged, Settings settings) {
+        int best = -1;
+        for (int f = 0; f < self.length; f++) {
+            if (out.contains(f) || !flagged(measure(self[f], judged, settings).verdict())) {
+                continue;
+            }
+            if (best < 0 || self[f][2] < self[best][2] || (self[f][2] == self[best][2]
+                    && Math.abs(relative(self[f])) > Math.abs(relative(self[best])))) {
+                best = f;
+            }
+        }
+        return best;
+    }
+
+    private static double relative(double[] estimate) {
+        return estimate[0] == 0 ? Double.POSITIVE_INFINITY : (estimate[1] - estimate[0]) / estimate[0];
+    }
+
+    /**
+     * {baseline share, comparison share, p-value (NaN: not judged)}; with {@code beforeLess}/{@code afterLess}
+     * (per function and unit, the samples taken out), of the samples not taken out.
+     */
     private static double[] estimate(ProcessShares before, ProcessShares after, List<long[]> beforeTable,
-                                     List<long[]> afterTable, int function, Settings settings, boolean judging) {
-        double[] b = before.spread(beforeTable, function, settings.minUnitSamples());
-        double[] c = after.spread(afterTable, function, settings.minUnitSamples());
+                                     List<long[]> afterTable, List<long[]> beforeLess, List<long[]> afterLess,
+                                     int function, Settings settings, boolean judging) {
+        double[] b = before.spread(beforeTable, beforeLess, function, settings.minUnitSamples());
+        double[] c = after.spread(afterTable, afterLess, function, settings.minUnitSamples());
         boolean judged = judging && Math.max(b[0], c[0]) >= settings.minShare();
         double p = judged ? WelchTest.pValue(b[0], b[1], (int) b[2], c[0], c[1], (int) c[2]) : Double.NaN;
         return new double[] {b[0], c[0], p};
