@@ -106,15 +106,18 @@ final class FleetFunctionCost {
         List<String> lines = new ArrayList<>();
         lines.add("top functions and regressions (release A / release B of the fleet) against range length;"
                 + " x = against the range's profile answer (the floor, above):");
-        lines.add(String.format(Locale.ROOT, "%-12s %9s | %9s %9s %7s | %9s %9s %7s | %9s %6s %7s", "range",
-                "floor ms", "table ms", "CPU ms", "x wall", "regr. ms", "CPU ms", "x wall", "functions", "units",
-                "flagged"));
+        lines.add(String.format(Locale.ROOT, "%-12s %9s %9s | %9s %9s %6s %6s | %9s %9s %6s %6s | %9s %6s %7s",
+                "range", "floor ms", "CPU ms", "table ms", "CPU ms", "x wall", "x CPU", "regr. ms", "CPU ms",
+                "x wall", "x CPU", "functions", "units", "flagged"));
         for (Row r : rows) {
-            lines.add(String.format(Locale.ROOT, "%-12s %9.1f | %9.1f %9.1f %7.2f | %9.1f %9.1f %7.2f | %9d %6d %7d",
-                    r.range(), r.floor().wallMillis(), r.table().wallMillis(), r.table().cpuMillis(),
-                    r.table().wallMillis() / r.floor().wallMillis(), r.regressions().wallMillis(),
-                    r.regressions().cpuMillis(), r.regressions().wallMillis() / r.floor().wallMillis(), r.functions(),
-                    r.units(), r.flagged()));
+            FleetQueryCost.Cost f = r.floor();
+            lines.add(String.format(Locale.ROOT,
+                    "%-12s %9.1f %9.1f | %9.1f %9.1f %6.2f %6.2f | %9.1f %9.1f %6.2f %6.2f | %9d %6d %7d", r.range(),
+                    f.wallMillis(), f.cpuMillis(), r.table().wallMillis(), r.table().cpuMillis(),
+                    r.table().wallMillis() / f.wallMillis(), r.table().cpuMillis() / f.cpuMillis(),
+                    r.regressions().wallMillis(), r.regressions().cpuMillis(),
+                    r.regressions().wallMillis() / f.wallMillis(), r.regressions().cpuMillis() / f.cpuMillis(),
+                    r.functions(), r.units(), r.flagged()));
         }
         return lines;
     }
