@@ -159,7 +159,8 @@ public final class Regressions {
                                      int function, Settings settings, boolean judging) {
         double[] b = before.spread(beforeTable, beforeLess, function, settings.minUnitSamples());
         double[] c = after.spread(afterTable, afterLess, function, settings.minUnitSamples());
-        boolean judged = judging && Math.max(b[0], c[0]) >= settings.minShare();
+        // a unit whose samples were all taken out has no share of the rest: fewer than two left is no spread
+        boolean judged = judging && Math.max(b[0], c[0]) >= settings.minShare() && b[2] >= 2 && c[2] >= 2;
         double p = judged ? WelchTest.pValue(b[0], b[1], (int) b[2], c[0], c[1], (int) c[2]) : Double.NaN;
         return new double[] {b[0], c[0], p};
     }
