@@ -52,7 +52,7 @@ final class FleetQueryCost {
 
     record Result(int chunks, double ingestSeconds, double buildSeconds, double copySeconds, List<Row> lengths,
                   List<Row> dayVolume, long[] minuteBytes, long[] hourBytes, long[] dayBytes, long weekHeapBytes,
-                  int weekGroups) {
+                  int weekGroups, List<FleetFunctionCost.Row> functions) {
     }
 
     private final FleetArchive fleet;
@@ -121,6 +121,16 @@ final class FleetQueryCost {
         lengths.add(row("1 day", to - FleetArchive.DAY, to, false));
         lengths.add(row("7 days", to - 7 * FleetArchive.DAY, to, false));
         long[] week = weekHeap(to - 7 * FleetArchive.DAY, to);
+        List<FleetFunctionCost.Row> functions = new ArrayList<>();
+        for (Row row : lengths) {
+            long length = switch (row.range()) {
+                case "10 minutes" -> 10 * FleetArchive.MINUTE;
+                case "1 hour" -> FleetArchive.HOUR;
+                case "1 day" -> FleetArchive.DAY;
+                default -> 7 * FleetArchive.DAY;
+            };
+            functions.add(FleetFunctionCost.row(row.range(), fleet.reader(true), to - length, to, row.rollups()));
+        }
         System.err.printf(Locale.ROOT, "[bench fleet-queries] ingest %.1f s, build %.1f s, copies %.1f s, week"
                 + " heap %d bytes%n", (ingested - started) / 1e9, (built - ingested) / 1e9, copySeconds, week[0]);
 
@@ -133,7 +143,7 @@ final class FleetQueryCost {
                 fiveFrom, fiveTo, true));
         return new Result(chunks, (ingested - started) / 1e9, (built - ingested) / 1e9, copySeconds, lengths,
                 volume, fleet.rollupBytes(RollupTier.MINUTE, hour), fleet.rollupBytes(RollupTier.HOUR, hour),
-                fleet.rollupBytes(RollupTier.DAY, day - FleetArchive.DAY), week[0], (int) week[1]);
+                fleet.rollupBytes(RollupTier.DAY, day - FleetArchive.DAY), week[0], (int) week[1], functions);
     }
 
     /**
@@ -258,6 +268,7 @@ final class FleetQueryCost {
         lines.add(String.format(Locale.ROOT, "a week's answer holds %.1f MiB of heap after the merge (%d sample"
                 + " groups), not its %d chunks", r.weekHeapBytes() / 1048576.0, r.weekGroups(),
                 r.chunks() * 24L * 7));
+        lines.addAll(FleetFunctionCost.lines(r.functions()));
         return lines;
     }
 

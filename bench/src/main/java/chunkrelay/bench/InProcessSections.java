@@ -76,6 +76,14 @@ final class InProcessSections {
         report.target("fleet: 7 days of a 20-process fleet within 2 s (in process)",
                 week.rollups().wallMillis() <= 2000, String.format(Locale.ROOT, "%.0f ms wall, %.0f ms CPU",
                         week.rollups().wallMillis(), week.rollups().cpuMillis()));
+        FleetFunctionCost.Row functions = cost.functions().get(cost.functions().size() - 1);
+        report.target("fleet: top functions of 7 days of a 20-process fleet within 1 s (in process)",
+                functions.table().wallMillis() <= 1000, String.format(Locale.ROOT, "%.0f ms wall (profile %.0f ms)",
+                        functions.table().wallMillis(), functions.floor().wallMillis()));
+        report.target("fleet: regressions of 7 days of a 20-process fleet within 2 s (in process)",
+                functions.regressions().wallMillis() <= 2000, String.format(Locale.ROOT,
+                        "%.0f ms wall (profile %.0f ms)", functions.regressions().wallMillis(),
+                        functions.floor().wallMillis()));
     }
 
     void quota() throws Exception {

@@ -2,6 +2,8 @@ package chunkrelay.envelope.cli;
 
 import chunkrelay.envelope.errors.RelayError;
 import chunkrelay.envelope.views.ExportFormat;
+import chunkrelay.envelope.views.FunctionExport;
+import chunkrelay.envelope.views.FunctionQuestions;
 import chunkrelay.envelope.views.ProfileQuestions;
 import chunkrelay.envelope.views.ProfileViews;
 import chunkrelay.envelope.views.QuestionExport;
@@ -35,7 +37,9 @@ import java.util.concurrent.Callable;
  * (plus {@code --profiler-id}, {@code --thread-id}, {@code --trace-id}, {@code --span-id}, {@code --platform},
  * {@code --release}, {@code --environment}): the query API's {@code profile} export, through the same code, from the
  * relay's configured archive and without a server; {@code --format traces} and {@code --format diff --baseline …
- * --comparison …} write the API's {@code traces} and {@code diff} JSON. Exit code 0 when the file is written, 1 when
+ * --comparison …} write the API's {@code traces} and {@code diff} JSON, {@code --format functions} (or
+ * {@code functions-csv}, with {@code --sort} and {@code --search}) the whole top-functions table and
+ * {@code --format regressions --baseline … --comparison …} the regressions. Exit code 0 when the file is written, 1 when
  * the archive cannot be read, 2 for a usage or configuration error.
  */
 @Command(name = ExportCli.COMMAND, sortOptions = false,
@@ -61,9 +65,10 @@ public final class ExportCli implements Callable<Integer> {
     @Option(names = "--to", paramLabel = "<time>", description = "the end of the range, exclusive (default: now)")
     private String to;
     @Option(names = "--format", paramLabel = "<format>", defaultValue = "pprof", converter = Format.class,
-            description = "pprof, speedscope, collapsed or otlp (a profile); traces (the traces with linked samples)"
-                    + " or diff (the differential profile of --baseline and --comparison), as the query API's JSON"
-                    + " (default: ${DEFAULT-VALUE})")
+            description = "pprof, speedscope, collapsed or otlp (a profile); traces (the traces with linked samples),"
+                    + " diff (the differential profile of --baseline and --comparison), functions (every function's"
+                    + " self and total samples) or regressions (of --baseline and --comparison), as the query API's"
+                    + " JSON; functions-csv, the functions as CSV (default: ${DEFAULT-VALUE})")
     private String format;
     @Option(names = "--out", required = true, paramLabel = "<file>", description = "the file to write")
     private Path file;
@@ -87,6 +92,12 @@ public final class ExportCli implements Callable<Integer> {
     @Option(names = "--comparison", paramLabel = "<side>", description = "with --format diff: <from>/<to> or"
             + " release:<name>")
     private String comparison;
+    @Option(names = "--sort", paramLabel = "<self|total>", description = "with --format functions or"
+            + " functions-csv: the order, the largest first (default: self)")
+    private String sort;
+    @Option(names = "--search", paramLabel = "<text>", description = "with --format functions or functions-csv:"
+            + " only functions whose name or file contains it")
+    private String search;
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "print this help and exit")
     private boolean help;
 
@@ -104,7 +115,10 @@ public final class ExportCli implements Callable<Integer> {
             ViewQuery query = query(context.getBean(Clock.class).instant());
             ProfileViews views = context.getBean(ProfileViews.class);
             try (OutputStream stream = Files.newOutputStream(file)) {
-                if (QuestionExport.handles(format)) {
+                if (FunctionExport.handles(format)) {
+                    FunctionExport.write(format, query, sort, search, baseline, comparison,
+                            context.getBean(FunctionQuestions.class), context.getBean(ObjectMapper.class), stream);
+                } else if (QuestionExport.handles(format)) {
                     QuestionExport.write(format, query, baseline, comparison, context.getBean(ProfileQuestions.class),
                             context.getBean(ObjectMapper.class), stream);
                 } else {
@@ -140,14 +154,14 @@ public final class ExportCli implements Callable<Integer> {
         @Override
         public String convert(String value) {
             String name = value.toLowerCase(Locale.ROOT);
-            if (QuestionExport.handles(name)) {
+            if (QuestionExport.handles(name) || FunctionExport.handles(name)) {
                 return name;
             }
             try {
                 return ExportFormat.of(name).name().toLowerCase(Locale.ROOT);
             } catch (IllegalArgumentException e) {
-                throw new TypeConversionException("format must be pprof, speedscope, collapsed, otlp, traces or diff,"
-                        + " got '" + value + "'");
+                throw new TypeConversionException("format must be pprof, speedscope, collapsed, otlp, traces, diff,"
+                        + " functions, functions-csv or regressions, got '" + value + "'");
             }
         }
     }

@@ -46,7 +46,8 @@ class CliUsageTest {
         assertTrue(help.out().startsWith("Usage: export "), help.out());
         for (String option : List.of("--project=<id>", "--from=<time>", "--to=<time>", "--format=<format>",
                 "--out=<file>", "--profiler-id=<hex>", "--thread-id=<id>", "--trace-id=<hex>", "--span-id=<hex>",
-                "--platform=<name>", "--release=<release>", "Exit codes:", "1   the archive or the file could not")) {
+                "--platform=<name>", "--release=<release>", "--sort=<self|total>", "--search=<text>", "Exit codes:",
+                "1   the archive or the file could not")) {
             assertTrue(help.out().contains(option), option + " in\n" + help.out());
         }
     }
@@ -96,7 +97,8 @@ class CliUsageTest {
         Outcome format = run(ExportCli::run, "--project", "1", "--out", "p", "--format", "svg");
         assertEquals(2, format.code());
         assertEquals("export: Invalid value for option '--format': format must be pprof, speedscope, collapsed,"
-                + " otlp, traces or diff, got 'svg'", format.err().lines().findFirst().orElseThrow());
+                + " otlp, traces, diff, functions, functions-csv or regressions, got 'svg'",
+                format.err().lines().findFirst().orElseThrow());
         Outcome time = run(ExportCli::run, "--project", "1", "--out", "p", "--from", "yesterday");
         assertEquals(2, time.code());
         assertTrue(time.err().startsWith("export: from must be an RFC 3339 time"), time.err());

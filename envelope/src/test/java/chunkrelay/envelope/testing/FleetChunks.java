@@ -108,7 +108,7 @@ public final class FleetChunks {
     }
 
     /** One sample, its timestamp's fraction of a second in units of {@code unitNanos}. */
-    private static void sample(StringBuilder json, boolean first, int stack, int thread, long nanos, long unitNanos) {
+    static void sample(StringBuilder json, boolean first, int stack, int thread, long nanos, long unitNanos) {
         json.append(first ? "" : ",").append("{\"stack_id\":").append(stack).append(",\"thread_id\":\"")
                 .append(thread).append("\",\"timestamp\":").append(nanos / 1_000_000_000L).append('.');
         // the fraction's digits by hand: a formatter per sample would cost more than the chunk's parse
