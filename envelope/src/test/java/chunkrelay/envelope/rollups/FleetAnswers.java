@@ -161,9 +161,6 @@ final class FleetAnswers {
                     }
                     stack.add(String.join("+", names));
                 }
-                if (stack.isEmpty()) {
-                    stack.add("(no stack)");
-                }
                 for (long timestamp : sample.getTimestampsUnixNanoList()) {
                     if (timestamp >= from && timestamp < to) {
                         samples.merge(thread + " " + String.join(";", stack), 1L, Long::sum);
