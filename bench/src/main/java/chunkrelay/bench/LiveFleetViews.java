@@ -60,7 +60,8 @@ final class LiveFleetViews {
     record Steady(int processes, int chunks, int refusedChunks, List<Ask> asks, Ask wholeRun, Ask floor) {
     }
 
-    record Backfill(int chunks, double sendSeconds, List<Ask> asks, double firstExactSeconds) {
+    /** The backfill: asks while it was sent (not judged for exactness: chunks wait in their window), then after. */
+    record Backfill(int chunks, double sendSeconds, List<Ask> whileSending, List<Ask> asks, double firstExactSeconds) {
     }
 
     private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
@@ -169,15 +170,18 @@ final class LiveFleetViews {
                 });
             }
             clients.shutdown();
-            clients.awaitTermination(30, TimeUnit.MINUTES);
+            long from = start / SECOND;
+            long to = end / SECOND;
+            List<Ask> whileSending = new ArrayList<>();
+            while (!clients.awaitTermination(2, TimeUnit.SECONDS)) {
+                whileSending.add(ask("backfill while sent", "from=" + from + "&to=" + to, from, to));
+            }
             double sendSeconds = (System.nanoTime() - sendStart) / 1e9;
             if (failed.get() > 0) {
                 throw new IllegalStateException(failed.get() + " backfilled chunks not answered 200");
             }
             // asked once every chunk is derived (the link window after the last), so that a 200 must be exact
             relay.awaitDerived(Duration.ofMinutes(3));
-            long from = start / SECOND;
-            long to = end / SECOND;
             long asking = System.nanoTime();
             double firstExact = -1;
             while ((System.nanoTime() - asking) < Duration.ofMinutes(10).toNanos()) {
@@ -192,7 +196,7 @@ final class LiveFleetViews {
                 }
                 Thread.sleep(2_000);
             }
-            return new Backfill(chunks.size(), sendSeconds, asks, firstExact);
+            return new Backfill(chunks.size(), sendSeconds, whileSending, asks, firstExact);
         }
     }
 
@@ -269,12 +273,17 @@ final class LiveFleetViews {
 
     /** The report's lines for the backfill. */
     static List<String> lines(Backfill run) {
+        Map<Integer, Long> sending = new TreeMap<>();
+        run.whileSending().forEach(a -> sending.merge(a.status(), 1L, Long::sum));
+        double[] walls = run.whileSending().stream().mapToDouble(Ask::wallMillis).sorted().toArray();
         Map<Integer, Long> statuses = new TreeMap<>();
         run.asks().forEach(a -> statuses.merge(a.status(), 1L, Long::sum));
         Ask last = run.asks().get(run.asks().size() - 1);
-        return List.of(String.format(Locale.ROOT, "%d chunks sent in %.0f s; then asked every 2 s: statuses %s;"
-                        + " first exact 200 after %.0f s, in %.0f ms (%d samples, %s)", run.chunks(), run.sendSeconds(),
-                statuses, run.firstExactSeconds(), last.wallMillis(), last.samples(),
+        return List.of(String.format(Locale.ROOT, "%d chunks sent in %.0f s, the six hours asked every 2 s meanwhile:"
+                        + " statuses %s, median %.0f ms, max %.0f ms", run.chunks(), run.sendSeconds(), sending,
+                median(walls), max(walls)), String.format(Locale.ROOT, "once every chunk was derived, asked every 2 s:"
+                        + " statuses %s; first exact 200 after %.0f s, in %.0f ms (%d samples, %s)", statuses,
+                run.firstExactSeconds(), last.wallMillis(), last.samples(),
                 last.exact() ? "exact" : "expected " + last.expected()));
     }
 

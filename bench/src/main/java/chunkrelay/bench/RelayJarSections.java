@@ -77,7 +77,10 @@ final class RelayJarSections {
      */
     void liveViews() throws Exception {
         boolean quick = Boolean.getBoolean("bench.quick");
-        int[] sizes = quick ? new int[] {20, 200} : new int[] {20, 50, 100, 200};
+        // -Dbench.live.processes=200 runs one fleet size; an empty value runs the backfill alone
+        String only = System.getProperty("bench.live.processes", quick ? "20,200" : "20,50,100,200");
+        int[] sizes = only.isBlank() ? new int[0]
+                : java.util.Arrays.stream(only.split(",")).mapToInt(v -> Integer.parseInt(v.trim())).toArray();
         Duration length = Duration.ofSeconds(quick ? 150 : 240);
         out.printf("%nLive fleet views, the relay as shipped (shaded jar, default configuration: 30 s link window,"
                 + " rollups 45 s after each minute, -Xmx%s):%n  the recorded Java chunk as N processes each ending a"
@@ -105,7 +108,8 @@ final class RelayJarSections {
         LiveFleetViews.Backfill backfill = LiveFleetViews.backfill(jar, work, Duration.ofHours(6));
         out.printf("  backfill, 6 hours of 4 processes (10 s chunks every 11 s) into settled minutes:%n");
         LiveFleetViews.lines(backfill).forEach(line -> out.printf("    %s%n", line));
-        boolean no400 = backfill.asks().stream().noneMatch(a -> a.status() == 400);
+        boolean no400 = java.util.stream.Stream.concat(backfill.whileSending().stream(), backfill.asks().stream())
+                .noneMatch(a -> a.status() == 400);
         boolean exactAtEnd = backfill.firstExactSeconds() >= 0;
         report.target("backfill: no 400 while catching up, then 200 exact", no400 && exactAtEnd,
                 String.format(Locale.ROOT, "first exact 200 after %.0f s", backfill.firstExactSeconds()));
