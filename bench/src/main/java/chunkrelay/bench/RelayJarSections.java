@@ -77,9 +77,12 @@ final class RelayJarSections {
      */
     void liveViews() throws Exception {
         boolean quick = Boolean.getBoolean("bench.quick");
-        // -Dbench.live.processes=200 runs one fleet size; an empty value runs the backfill alone
-        String only = System.getProperty("bench.live.processes", quick ? "20,200" : "20,50,100,200");
-        int[] sizes = only.isBlank() ? new int[0]
+        // -Dbench.live.processes=200 runs one fleet size, none the backfill alone
+        String only = System.getProperty("bench.live.processes", "default");
+        if (only.equals("default")) {
+            only = quick ? "20,200" : "20,50,100,200";
+        }
+        int[] sizes = only.equals("none") ? new int[0]
                 : java.util.Arrays.stream(only.split(",")).mapToInt(v -> Integer.parseInt(v.trim())).toArray();
         Duration length = Duration.ofSeconds(quick ? 150 : 240);
         out.printf("%nLive fleet views, the relay as shipped (shaded jar, default configuration: 30 s link window,"
