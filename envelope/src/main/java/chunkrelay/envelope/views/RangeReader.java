@@ -227,8 +227,8 @@ public class RangeReader {
         }
 
         /**
-         * Adds {@code [from, to)} of an open minute from this relay's partial of it, and the chunks it does not name
-         * from their chunks; false when there is no partial, or it holds samples outside the part.
+         * Adds {@code [from, to)} of an open minute from the replicas' partials of it, and the chunks they do not name
+         * from their chunks; false when there is no partial, or one holds samples outside the part.
          */
         private boolean open(long minute, long from, long to) {
             Optional<OpenMinutes.Snapshot> open = openMinutes.snapshot(project, minute);
