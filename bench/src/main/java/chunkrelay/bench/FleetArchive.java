@@ -12,6 +12,7 @@ import chunkrelay.envelope.rollups.RollupConfig;
 import chunkrelay.envelope.testing.FleetChunks;
 import chunkrelay.envelope.views.RangeReader;
 import chunkrelay.envelope.views.ViewsConfig;
+import chunkrelay.envelope.views.WholeChunkReads;
 import chunkrelay.storage.ArchiveKey;
 import chunkrelay.storage.ArchiveSettings;
 import chunkrelay.storage.ChunkArchive;
@@ -76,6 +77,7 @@ final class FleetArchive implements AutoCloseable {
     private final RollupObjects rollups;
     private final RollupBuilds builds;
     private final OpenMinutes noOpenMinutes;
+    private final WholeChunkReads chunkReads;
     private final RollupBuilds noRollups;
     /** The hour ingested (Unix nanoseconds). */
     final long hour;
@@ -96,13 +98,15 @@ final class FleetArchive implements AutoCloseable {
         builds = new RollupBuilds(archive, index, rollups);
         noRollups = new RollupBuilds(archive, index, new RollupObjects(noRollupStore));
         // an archive written before the bench: no minute of it is open in this process
+        chunkReads = new WholeChunkReads(archive);
         noOpenMinutes = new OpenMinutes(archive, index, rollups, ROLLUPS, Clock.fixed(Instant.EPOCH, ZoneOffset.UTC),
                 new SimpleMeterRegistry());
     }
 
     /** The reader of the relay's views, with rollups or without any (every chunk read whole). */
     RangeReader reader(boolean withRollups) {
-        return new RangeReader(archive, index, withRollups ? builds : noRollups, noOpenMinutes, ROLLUPS, UNCAPPED);
+        return new RangeReader(archive, index, withRollups ? builds : noRollups, noOpenMinutes, ROLLUPS, UNCAPPED,
+                chunkReads);
     }
 
     /** Generates, translates and archives the hour's chunks on two threads; how many. */

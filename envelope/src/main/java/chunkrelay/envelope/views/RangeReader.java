@@ -16,27 +16,16 @@ import chunkrelay.translate.view.ProfileMerger;
 import chunkrelay.translate.view.Rollup;
 import chunkrelay.translate.view.TimeGrid;
 import chunkrelay.translate.view.ViewFilter;
-import com.google.protobuf.InvalidProtocolBufferException;
 import io.micronaut.http.HttpStatus;
-import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
-import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;
 
 import java.time.LocalDate;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Future;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Answers a range from the bucket: whole days, hours and minutes from their rollups where they are built and their
@@ -56,8 +45,6 @@ import java.util.concurrent.TimeUnit;
 @Singleton
 public class RangeReader {
     private static final long MINUTE = ChunkTimeIndex.MINUTE_NANOS;
-    /** Chunks one query has read ahead of its merge: what it holds in memory besides the answer. */
-    private static final int READS_IN_FLIGHT = 4;
 
     private final ChunkArchive archive;
     private final ChunkTimeIndex index;
@@ -65,64 +52,17 @@ public class RangeReader {
     private final OpenMinutes openMinutes;
     private final RollupConfig rollupConfig;
     private final ViewsConfig config;
-    /** Reads chunks for every query together: one thread per core, so queries cannot multiply threads. */
-    private final ExecutorService pool;
+    private final WholeChunkReads chunkReads;
 
     public RangeReader(ChunkArchive archive, ChunkTimeIndex index, RollupBuilds rollups, OpenMinutes openMinutes,
-                       RollupConfig rollupConfig, ViewsConfig config) {
+                       RollupConfig rollupConfig, ViewsConfig config, WholeChunkReads chunkReads) {
         this.archive = archive;
         this.index = index;
         this.rollups = rollups;
         this.openMinutes = openMinutes;
         this.rollupConfig = rollupConfig;
         this.config = config;
-        int threads = Runtime.getRuntime().availableProcessors();
-        this.pool = new ThreadPoolExecutor(threads, threads, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(),
-                runnable -> {
-                    Thread thread = new Thread(runnable, "view-chunk-reader");
-                    thread.setDaemon(true);
-                    return thread;
-                });
-    }
-
-    /** One chunk to read whole, and the part of its samples to add. */
-    private record WholeChunk(ArchiveKey key, long from, long to) {
-    }
-
-    /** A chunk's OTLP form parsed, with its object's metadata. */
-    private record Parsed(ExportProfilesServiceRequest request, Map<String, String> metadata) {
-    }
-
-    private Optional<Parsed> read(ArchiveKey key) {
-        Optional<ChunkArchive.DerivedForm> form = archive.readDerived(key);
-        if (form.isEmpty()) {
-            return Optional.empty();
-        }
-        try {
-            return Optional.of(new Parsed(ExportProfilesServiceRequest.parseFrom(form.get().otlp()),
-                    form.get().metadata()));
-        } catch (InvalidProtocolBufferException e) {
-            throw new IllegalStateException("archived OTLP form of " + key.stem() + " does not decode", e);
-        }
-    }
-
-    private static <T> T await(Future<T> future) {
-        try {
-            return future.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while reading chunks", e);
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException runtime) {
-                throw runtime;
-            }
-            throw new IllegalStateException(e.getCause());
-        }
-    }
-
-    @PreDestroy
-    void stop() {
-        pool.shutdownNow();
+        this.chunkReads = chunkReads;
     }
 
     /** What one merge read: rollups, chunks read whole, and the answer. */
@@ -155,7 +95,7 @@ public class RangeReader {
         private final Map<String, Map<Long, RollupObjects.Version>> listed = new HashMap<>();
         private final Map<Long, Set<String>> minuteIncluded = new HashMap<>();
         private List<ChunkTimeIndex.Entry> late = List.of();
-        private final List<WholeChunk> wholeChunks = new ArrayList<>();
+        private final List<WholeChunkReads.WholeChunk> wholeChunks = new ArrayList<>();
         private int rollupsRead;
         private int chunksRead;
         private int askedReads;
@@ -171,7 +111,7 @@ public class RangeReader {
 
         Answer run() {
             Answer answer = plan();
-            readWholeChunks();
+            chunkReads.merge(wholeChunks, merger);
             return new Answer(merger.result(), answer.rollupsRead(), answer.chunksRead());
         }
 
@@ -388,27 +328,7 @@ public class RangeReader {
                         + " read more than " + config.maxChunks() + " chunks whole (relay.views.max-chunks); retry in "
                         + seconds + " s", List.of(), Map.of("Retry-After", Long.toString(seconds)));
             }
-            wholeChunks.add(new WholeChunk(key, from, to));
-        }
-
-        /**
-         * Reads the queued chunks, a few at a time on the reader pool (reading, decompressing and parsing are most of
-         * a chunk's cost), and merges them in order on this thread; a chunk not derived yet adds nothing.
-         */
-        private void readWholeChunks() {
-            Deque<Future<Optional<Parsed>>> inFlight = new ArrayDeque<>();
-            int next = 0;
-            while (next < wholeChunks.size() || !inFlight.isEmpty()) {
-                while (next < wholeChunks.size() && inFlight.size() < READS_IN_FLIGHT) {
-                    ArchiveKey key = wholeChunks.get(next++).key();
-                    inFlight.add(pool.submit(() -> read(key)));
-                }
-                WholeChunk chunk = wholeChunks.get(next - inFlight.size());
-                Optional<Parsed> parsed = await(inFlight.poll());
-                parsed.ifPresent(p -> merger.add(p.request(), p.metadata().get(ChunkMetadata.PLATFORM),
-                        p.metadata().get(ChunkMetadata.RELEASE), p.metadata().get(ChunkMetadata.ENVIRONMENT),
-                        chunk.from(), chunk.to()));
-            }
+            wholeChunks.add(new WholeChunkReads.WholeChunk(key, from, to));
         }
 
         private boolean attributesPass(Map<String, String> metadata) {
