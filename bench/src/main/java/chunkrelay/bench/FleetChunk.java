@@ -1,6 +1,7 @@
 package chunkrelay.bench;
 
 import chunkrelay.chunk.ProfileChunk;
+import chunkrelay.chunk.fixtures.SdkRequest;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
@@ -11,7 +12,10 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.net.URI;
+import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Arrays;
 
 /**
@@ -120,6 +124,19 @@ final class FleetChunk {
             throw new UncheckedIOException(e);
         }
         return out.toByteArray();
+    }
+
+    /**
+     * The POST of one envelope to the relay, with the recorded SDK request's path and its auth and user agent
+     * headers, as that SDK sent it.
+     */
+    static HttpRequest post(URI relay, SdkRequest recorded, byte[] envelope) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(relay.resolve(recorded.pathAndQuery()))
+                .timeout(Duration.ofSeconds(120)).POST(HttpRequest.BodyPublishers.ofByteArray(envelope))
+                .header("Content-Type", "application/x-sentry-envelope");
+        recorded.headers().stream().filter(h -> h.name().equalsIgnoreCase("X-Sentry-Auth")
+                || h.name().equalsIgnoreCase("User-Agent")).forEach(h -> request.header(h.name(), h.value()));
+        return request.build();
     }
 
     /** The envelope an SDK sends one chunk in (no gzip: the loopback client would spend more than it saves). */

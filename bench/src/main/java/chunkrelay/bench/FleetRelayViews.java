@@ -209,13 +209,9 @@ final class FleetRelayViews {
     /** Sends one chunk; null when it answered 200, else what it answered. */
     private String post(int profiler, String release, long shift, String chunkId) {
         byte[] envelope = FleetChunk.envelope(hex(), fleet.rewrite(profilers.get(profiler), chunkId, release, shift));
-        HttpRequest.Builder request = HttpRequest.newBuilder(relay.base().resolve(recorded.pathAndQuery()))
-                .timeout(Duration.ofSeconds(120)).POST(HttpRequest.BodyPublishers.ofByteArray(envelope))
-                .header("Content-Type", "application/x-sentry-envelope");
-        recorded.headers().stream().filter(h -> h.name().equalsIgnoreCase("X-Sentry-Auth")
-                || h.name().equalsIgnoreCase("User-Agent")).forEach(h -> request.header(h.name(), h.value()));
         try {
-            int status = client.send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+            int status = client.send(FleetChunk.post(relay.base(), recorded, envelope),
+                    HttpResponse.BodyHandlers.discarding()).statusCode();
             if (status == 200) {
                 synchronized (shifts) {
                     shifts.add(shift);

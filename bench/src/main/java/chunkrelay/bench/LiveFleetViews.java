@@ -203,13 +203,9 @@ final class LiveFleetViews {
     /** Sends one chunk; whether it answered 200. */
     private boolean post(String profilerId, String release, long shift) {
         byte[] envelope = FleetChunk.envelope(hex(), fleet.rewrite(profilerId, hex(), release, shift));
-        HttpRequest.Builder request = HttpRequest.newBuilder(relay.base().resolve(recorded.pathAndQuery()))
-                .timeout(Duration.ofSeconds(120)).POST(HttpRequest.BodyPublishers.ofByteArray(envelope))
-                .header("Content-Type", "application/x-sentry-envelope");
-        recorded.headers().stream().filter(h -> h.name().equalsIgnoreCase("X-Sentry-Auth")
-                || h.name().equalsIgnoreCase("User-Agent")).forEach(h -> request.header(h.name(), h.value()));
         try {
-            if (client.send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+            if (client.send(FleetChunk.post(relay.base(), recorded, envelope),
+                    HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
                 synchronized (shifts) {
                     shifts.add(shift);
                 }
