@@ -60,7 +60,8 @@ class CliUsageTest {
         assertEquals("", refused.out());
         List<String> lines = refused.err().lines().toList();
         assertEquals("replay: Unknown option: '--force'", lines.get(0));
-        assertTrue(lines.get(1).startsWith("Usage: replay [-h] --from=<yyyy-mm-dd>"), refused.err());
+        assertTrue(lines.get(1).startsWith("Usage: replay [-h] [--include-refused] --from=<yyyy-mm-dd>"),
+                refused.err());
         assertEquals("Try 'replay --help' for more information.", lines.get(lines.size() - 1));
     }
 

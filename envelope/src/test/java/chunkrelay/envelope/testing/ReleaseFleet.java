@@ -20,6 +20,8 @@ public final class ReleaseFleet {
     public static final String OLD = "app@1.0.0";
     public static final String NEW = "app@2.0.0";
     public static final String REGRESSED = "encode_json";
+    /** The regressed function as the relay names it: a Python frame's module, a dot and its function. */
+    public static final String REGRESSED_NAME = "app.codec." + REGRESSED;
     public static final double OLD_SHARE = 0.20;
     public static final double NEW_SHARE = 0.22;
     public static final long STEP_NANOS = 10_000_000L;

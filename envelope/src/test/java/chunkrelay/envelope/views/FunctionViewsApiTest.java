@@ -125,12 +125,13 @@ class FunctionViewsApiTest {
         RelayClient client = relay.client();
         String range = range(start, start + 10 * MINUTE);
         JsonNode bySelf = client.get("/api/v1/projects/1/functions?limit=3&" + range).body();
-        assertEquals(ReleaseFleet.REGRESSED, bySelf.path("rows").get(0).path("name").asText(), "the most self time");
+        assertEquals(ReleaseFleet.REGRESSED_NAME, bySelf.path("rows").get(0).path("name").asText(),
+                "the most self time");
         assertEquals(3, bySelf.path("rows").size());
         int functions = bySelf.path("functions").asInt();
         assertEquals(4 + 20 + 6, functions, "main, serve, work, encode_json, handlers, tasks, leaves");
         JsonNode byTotal = client.get("/api/v1/projects/1/functions?sort=total&limit=1&" + range).body();
-        assertEquals("main", byTotal.path("rows").get(0).path("name").asText());
+        assertEquals("app.main.main", byTotal.path("rows").get(0).path("name").asText());
         assertEquals(1.0, byTotal.path("rows").get(0).path("totalShare").asDouble(), 1e-12);
         JsonNode searched = client.get("/api/v1/projects/1/functions?q=TASK_&offset=8&" + range).body();
         assertEquals(10, searched.path("matching").asInt());
@@ -142,7 +143,7 @@ class FunctionViewsApiTest {
         assertTrue(csv.header("Content-Disposition").contains("functions-1-"), csv.header("Content-Disposition"));
         String[] lines = csv.raw().split("\r\n");
         assertEquals(functions + 1, lines.length, "a header and every function");
-        assertTrue(lines[1].startsWith(ReleaseFleet.REGRESSED + ",app/codec.py,"), lines[1]);
+        assertTrue(lines[1].startsWith(ReleaseFleet.REGRESSED_NAME + ",app/codec.py,"), lines[1]);
 
         // views are not public: a client naming the relay by another host (DNS rebinding) is refused
         assertEquals(403, rawGetStatus(relay.uri().getPort(), "/api/v1/projects/1/functions?" + range,
@@ -162,7 +163,7 @@ class FunctionViewsApiTest {
                 + encode("release:" + ReleaseFleet.OLD) + "&comparison=" + encode("release:" + ReleaseFleet.NEW))
                 .body();
         JsonNode first = releases.path("functions").get(0);
-        assertEquals(ReleaseFleet.REGRESSED, first.path("name").asText(), releases.toString());
+        assertEquals(ReleaseFleet.REGRESSED_NAME, first.path("name").asText(), releases.toString());
         assertEquals("REGRESSION", first.path("verdict").asText());
         assertTrue(first.path("self").path("confidence").asDouble() > 0.999, first.toString());
         assertEquals(0.1, first.path("self").path("relativeChange").asDouble(), 0.03, first.toString());

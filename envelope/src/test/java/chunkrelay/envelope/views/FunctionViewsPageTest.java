@@ -50,16 +50,16 @@ class FunctionViewsPageTest {
             assertEquals(browser.evaluate("window.chunkRelayView.flameSamples").asLong(),
                     functions.path("samples").asLong(), "the table is of the flame graph's samples");
             JsonNode row = rowAt(browser, "#functionRows tr");
-            assertEquals(ReleaseFleet.REGRESSED, row.path("name").asText());
+            assertEquals(ReleaseFleet.REGRESSED_NAME, row.path("name").asText());
             browser.click(row.path("x").asDouble(), row.path("y").asDouble());
             browser.awaitTrue("window.chunkRelayView.focus !== null", Duration.ofSeconds(30));
             JsonNode focus = browser.evaluate("window.chunkRelayView.focus");
-            assertEquals(ReleaseFleet.REGRESSED, focus.path("name").asText());
+            assertEquals(ReleaseFleet.REGRESSED_NAME, focus.path("name").asText());
             assertEquals(row.path("total").asLong(), focus.path("samples").asLong(),
                     "the flame graph holds the samples whose stack has the function");
             assertTrue(focus.path("boxes").asInt() > 0, "its box is drawn and labelled: " + focus);
             assertTrue(browser.evaluate("document.getElementById('graphTitle').textContent").asText()
-                    .contains("focused on " + ReleaseFleet.REGRESSED));
+                    .contains("focused on " + ReleaseFleet.REGRESSED_NAME));
 
             // compare: the form is filled with both releases; the regressions list beside it
             assertEquals("release:" + ReleaseFleet.OLD, browser.evaluate(
@@ -71,7 +71,7 @@ class FunctionViewsPageTest {
             browser.awaitTrue("window.chunkRelayView.regressions !== null && window.chunkRelayView.state === 'drawn'",
                     Duration.ofSeconds(60));
             JsonNode regressions = browser.evaluate("window.chunkRelayView.regressions");
-            assertEquals(ReleaseFleet.REGRESSED, regressions.path("first").asText(), regressions.toString());
+            assertEquals(ReleaseFleet.REGRESSED_NAME, regressions.path("first").asText(), regressions.toString());
             assertEquals(1, regressions.path("flagged").size(), regressions.toString());
             assertEquals("REGRESSION", regressions.path("flagged").get(0).path("verdict").asText());
             Path shots = Path.of("target");
