@@ -4,11 +4,10 @@ import chunkrelay.envelope.testing.RelayClient;
 import chunkrelay.envelope.testing.RunningRelay;
 import chunkrelay.storage.ArchivedChunk;
 import chunkrelay.storage.ChunkMetadata;
+import chunkrelay.translate.OtlpSamples;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.google.perftools.profiles.ProfileProto;
 import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
-import io.opentelemetry.proto.common.v1.AnyValue;
-import io.opentelemetry.proto.profiles.v1development.KeyValueAndUnit;
 import io.opentelemetry.proto.profiles.v1development.Line;
 import io.opentelemetry.proto.profiles.v1development.ProfilesDictionary;
 import io.opentelemetry.proto.profiles.v1development.Sample;
@@ -20,6 +19,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 import java.util.zip.GZIPInputStream;
 
@@ -141,14 +141,7 @@ final class FleetAnswers {
         private void add(ExportProfilesServiceRequest otlp, String profiler, long from, long to, String onlyThread) {
             ProfilesDictionary dictionary = otlp.getDictionary();
             for (Sample sample : otlp.getResourceProfiles(0).getScopeProfiles(0).getProfiles(0).getSamplesList()) {
-                String thread = "";
-                for (int index : sample.getAttributeIndicesList()) {
-                    KeyValueAndUnit attribute = dictionary.getAttributeTable(index);
-                    if (dictionary.getStringTable(attribute.getKeyStrindex()).equals("thread.id")) {
-                        AnyValue value = attribute.getValue();
-                        thread = value.hasIntValue() ? Long.toString(value.getIntValue()) : value.getStringValue();
-                    }
-                }
+                String thread = Objects.requireNonNullElse(OtlpSamples.threadId(dictionary, sample), "");
                 if (onlyThread != null && !onlyThread.equals(thread)) {
                     continue;
                 }

@@ -1,10 +1,9 @@
 package chunkrelay.envelope.sdk;
 
 import chunkrelay.chunk.spans.ThreadIds;
+import chunkrelay.translate.OtlpSamples;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
-import io.opentelemetry.proto.common.v1.AnyValue;
-import io.opentelemetry.proto.profiles.v1development.KeyValueAndUnit;
 import io.opentelemetry.proto.profiles.v1development.Line;
 import io.opentelemetry.proto.profiles.v1development.Profile;
 import io.opentelemetry.proto.profiles.v1development.ProfilesDictionary;
@@ -60,7 +59,7 @@ public final class SpanLinkAssertions {
             ProfilesDictionary dictionary = request.getDictionary();
             for (Profile profile : profiles(request)) {
                 for (Sample sample : profile.getSamplesList()) {
-                    String thread = ThreadIds.canonical(threadId(dictionary, sample));
+                    String thread = ThreadIds.canonical(OtlpSamples.threadId(dictionary, sample));
                     String function = innermostSpanFunction(dictionary, sample, spansByName);
                     String linked = sample.getLinkIndex() == 0 ? null
                             : HexFormat.of().formatHex(dictionary.getLinkTable(sample.getLinkIndex()).getSpanId()
@@ -153,17 +152,6 @@ public final class SpanLinkAssertions {
                 if (spansByName.containsKey(name)) {
                     return name;
                 }
-            }
-        }
-        return null;
-    }
-
-    private static String threadId(ProfilesDictionary dictionary, Sample sample) {
-        for (int index : sample.getAttributeIndicesList()) {
-            KeyValueAndUnit attribute = dictionary.getAttributeTable(index);
-            if (dictionary.getStringTable(attribute.getKeyStrindex()).equals("thread.id")) {
-                AnyValue value = attribute.getValue();
-                return value.hasIntValue() ? Long.toString(value.getIntValue()) : value.getStringValue();
             }
         }
         return null;

@@ -9,11 +9,10 @@ import chunkrelay.envelope.testing.RunningRelay;
 import chunkrelay.storage.ArchivedChunk;
 import chunkrelay.storage.ChunkMetadata;
 import chunkrelay.storage.EmbeddedS3Server;
+import chunkrelay.translate.OtlpSamples;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.google.perftools.profiles.ProfileProto;
 import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
-import io.opentelemetry.proto.common.v1.AnyValue;
-import io.opentelemetry.proto.profiles.v1development.KeyValueAndUnit;
 import io.opentelemetry.proto.profiles.v1development.Line;
 import io.opentelemetry.proto.profiles.v1development.ProfilesDictionary;
 import io.opentelemetry.proto.profiles.v1development.Sample;
@@ -239,7 +238,7 @@ class FunctionViewsApiTest {
             ProfilesDictionary dictionary = chunk.otlp().getDictionary();
             for (Sample sample : chunk.otlp().getResourceProfiles(0).getScopeProfiles(0).getProfiles(0)
                     .getSamplesList()) {
-                if (wanted.containsKey("thread_id") && !wanted.get("thread_id").equals(thread(dictionary, sample))) {
+                if (wanted.containsKey("thread_id") && !wanted.get("thread_id").equals(OtlpSamples.threadId(dictionary, sample))) {
                     continue;
                 }
                 long inRange = sample.getTimestampsUnixNanoList().stream().filter(t -> t >= from && t < to).count();
@@ -263,17 +262,6 @@ class FunctionViewsApiTest {
             }
         }
         return counts;
-    }
-
-    private static String thread(ProfilesDictionary dictionary, Sample sample) {
-        for (int index : sample.getAttributeIndicesList()) {
-            KeyValueAndUnit attribute = dictionary.getAttributeTable(index);
-            if (dictionary.getStringTable(attribute.getKeyStrindex()).equals("thread.id")) {
-                AnyValue value = attribute.getValue();
-                return value.hasIntValue() ? Long.toString(value.getIntValue()) : value.getStringValue();
-            }
-        }
-        return null;
     }
 
     private static boolean matches(Map<String, String> wanted, String name, String value) {
