@@ -30,22 +30,29 @@ final class OpenMinute {
     record Queued(byte[] otlp, boolean compressed, String platform, String release, String environment) {
     }
 
+    /** One open minute of one project. */
+    record Key(String project, long minute) {
+    }
+
     /**
-     * The partial rollup (null while nothing is merged; its {@code included} names the chunks it holds), the chunks
-     * waiting in this relay for their window, and how many changes the minute has seen (to share it only when
-     * changed).
+     * A replica's partial of a minute: its rollup (null while nothing is merged; its {@code included} names the
+     * chunks it holds) and the chunks waiting in that replica for their window.
      */
-    record Folded(Rollup rollup, Set<String> waiting, long changes) {
+    record Partial(Rollup rollup, Set<String> waiting) {
         Set<String> included() {
             return rollup == null ? Set.of() : rollup.included();
         }
     }
 
+    /** This relay's partial, and how many changes the minute has seen (to share it only when changed). */
+    record Folded(Partial partial, long changes) {
+    }
+
     private final long start;
     private Rollup merged;
     private final List<Queued> queued = new ArrayList<>();
-    private final Set<String> queuedNames = new TreeSet<>();
     private long queuedBytes;
+    /** The chunks merged or queued. */
     private final Set<String> included = new HashSet<>();
     private final Set<String> waiting = new HashSet<>();
     private long mergedBytes;
@@ -76,7 +83,6 @@ final class OpenMinute {
         changes++;
         long before = heapBytes();
         queued.add(form);
-        queuedNames.add(name);
         queuedBytes += form.otlp().length;
         if (queued.size() >= FOLD_CHUNKS || queuedBytes >= FOLD_BYTES) {
             fold(parse);
@@ -89,21 +95,18 @@ final class OpenMinute {
         if (!queued.isEmpty()) {
             long end = start + RollupTier.MINUTE.bucketNanos();
             ProfileMerger merger = Rollup.merger(start, end, RollupTier.MINUTE.ticks());
-            TreeSet<String> names = new TreeSet<>(queuedNames);
             if (merged != null) {
                 merger.add(merged);
-                names.addAll(merged.included());
             }
             for (Queued form : queued) {
                 merger.add(parse.apply(form), form.platform(), form.release(), form.environment());
             }
-            merged = new Rollup(start, end, merger.result(), names, new TreeMap<>());
-            mergedBytes = estimate(merged.profile()) + ROW_BYTES * names.size();
+            merged = new Rollup(start, end, merger.result(), new TreeSet<>(included), new TreeMap<>());
+            mergedBytes = estimate(merged.profile());
             queued.clear();
-            queuedNames.clear();
             queuedBytes = 0;
         }
-        return new Folded(merged, Set.copyOf(waiting), changes);
+        return new Folded(new Partial(merged, Set.copyOf(waiting)), changes);
     }
 
     synchronized long heapBytes() {

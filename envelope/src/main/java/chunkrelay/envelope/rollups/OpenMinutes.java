@@ -50,14 +50,11 @@ public class OpenMinutes {
     private final ChunkTimeIndex index;
     private final Clock clock;
     private final long maxBytes;
-    private final Map<Key, OpenMinute> minutes = new ConcurrentHashMap<>();
+    private final Map<OpenMinute.Key, OpenMinute> minutes = new ConcurrentHashMap<>();
     private final AtomicLong heapBytes = new AtomicLong();
     private final SharedOpenMinutes shared;
     /** Minutes dropped whose shared part is still to be removed by the next share round. */
-    private final Queue<Key> forgotten = new ConcurrentLinkedQueue<>();
-
-    private record Key(String project, long minute) {
-    }
+    private final Queue<OpenMinute.Key> forgotten = new ConcurrentLinkedQueue<>();
 
     public OpenMinutes(ChunkArchive archive, ChunkTimeIndex index, RollupObjects rollups, RollupConfig config,
                        Clock clock, MeterRegistry meters) {
@@ -129,18 +126,17 @@ public class OpenMinutes {
         List<Rollup> rollups = new ArrayList<>();
         Set<String> included = new HashSet<>();
         Set<String> covered = new HashSet<>();
-        OpenMinute open = minutes.get(new Key(project, minute));
+        OpenMinute open = minutes.get(new OpenMinute.Key(project, minute));
         if (open != null) {
-            OpenMinute.Folded own = fold(open);
-            add(new SharedOpenMinutes.Part(own.rollup(), own.waiting()), rollups, included, covered);
+            add(fold(open).partial(), rollups, included, covered);
         }
-        List<SharedOpenMinutes.Part> others = shared.others(project, minute,
+        List<OpenMinute.Partial> others = shared.others(new OpenMinute.Key(project, minute),
                 Math.max(0, maxBytes - heapBytes.get() - shared.decodedBytes()));
         others.forEach(part -> add(part, rollups, included, covered));
         return open == null && others.isEmpty() ? Optional.empty() : Optional.of(new Snapshot(rollups, covered));
     }
 
-    private static void add(SharedOpenMinutes.Part part, List<Rollup> rollups, Set<String> included,
+    private static void add(OpenMinute.Partial part, List<Rollup> rollups, Set<String> included,
                             Set<String> covered) {
         if (part.included().stream().noneMatch(included::contains)) {
             if (part.rollup() != null) {
@@ -158,19 +154,17 @@ public class OpenMinutes {
      */
     public void share() {
         evictSettled();
-        for (Key gone = forgotten.poll(); gone != null; gone = forgotten.poll()) {
-            shared.forget(gone.project(), gone.minute());
+        for (OpenMinute.Key gone = forgotten.poll(); gone != null; gone = forgotten.poll()) {
+            shared.forget(gone);
         }
-        for (Map.Entry<Key, OpenMinute> open : minutes.entrySet()) {
-            shared.share(open.getKey().project(), open.getKey().minute(), fold(open.getValue()));
+        for (Map.Entry<OpenMinute.Key, OpenMinute> open : minutes.entrySet()) {
+            shared.share(open.getKey(), fold(open.getValue()));
         }
     }
 
     /** Removes every part this relay shared: at its stop, its partials go with it. */
     public void unshare() {
-        for (SharedOpenMinutes.MinuteOf minute : shared.writtenMinutes()) {
-            shared.forget(minute.project(), minute.minute());
-        }
+        shared.writtenMinutes().forEach(shared::forget);
     }
 
     private OpenMinute.Folded fold(OpenMinute open) {
@@ -193,7 +187,7 @@ public class OpenMinutes {
             if (now >= index.settlesAt(minute) || minute > now + AHEAD_NANOS) {
                 continue;
             }
-            Key at = new Key(key.projectId(), minute);
+            OpenMinute.Key at = new OpenMinute.Key(key.projectId(), minute);
             long start = minute;
             OpenMinute open = create ? minutes.computeIfAbsent(at, k -> new OpenMinute(start)) : minutes.get(at);
             if (open != null) {

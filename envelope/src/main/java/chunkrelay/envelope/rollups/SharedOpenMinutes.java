@@ -30,27 +30,17 @@ final class SharedOpenMinutes {
     private final String replica = UUID.randomUUID().toString().replace("-", "").substring(0, 12);
     private final RollupObjects objects;
     /** Own parts written: by minute, the part and the minute's change count when it was written. */
-    private final Map<MinuteOf, Written> written = new ConcurrentHashMap<>();
+    private final Map<OpenMinute.Key, Written> written = new ConcurrentHashMap<>();
     /** Others' parts decoded, by replica and minute, with what they hold on the heap. */
     private final Map<PartOf, Decoded> decoded = new ConcurrentHashMap<>();
 
-    record MinuteOf(String project, long minute) {
-    }
-
-    private record PartOf(String project, long minute, String replica) {
+    private record PartOf(OpenMinute.Key minute, String replica) {
     }
 
     private record Written(RollupObjects.OpenPart part, long changes) {
     }
 
-    private record Decoded(RollupObjects.OpenPart part, Part content, long heapBytes) {
-    }
-
-    /** One replica's partial of a minute: its rollup (null while empty), and its chunks still in their window. */
-    record Part(Rollup rollup, Set<String> waiting) {
-        Set<String> included() {
-            return rollup == null ? Set.of() : rollup.included();
-        }
+    private record Decoded(RollupObjects.OpenPart part, OpenMinute.Partial content, long heapBytes) {
     }
 
     SharedOpenMinutes(RollupObjects objects) {
@@ -62,15 +52,14 @@ final class SharedOpenMinutes {
     }
 
     /** Writes this replica's partial of a minute when it changed since the last write, then removes the older one. */
-    void share(String project, long minute, OpenMinute.Folded folded) {
-        MinuteOf at = new MinuteOf(project, minute);
+    void share(OpenMinute.Key at, OpenMinute.Folded folded) {
         Written last = written.get(at);
         if (last != null && last.changes() == folded.changes()) {
             return;
         }
-        RollupObjects.OpenPart part = new RollupObjects.OpenPart(project, minute, replica,
+        RollupObjects.OpenPart part = new RollupObjects.OpenPart(at.project(), at.minute(), replica,
                 last == null ? 1 : last.part().sequence() + 1);
-        objects.write(part, encode(new Part(folded.rollup(), folded.waiting())));
+        objects.write(part, encode(folded.partial()));
         written.put(at, new Written(part, folded.changes()));
         if (last != null) {
             objects.remove(last.part());
@@ -78,16 +67,16 @@ final class SharedOpenMinutes {
     }
 
     /** Removes this replica's part of a minute that settled, and forgets the others' parts of it. */
-    void forget(String project, long minute) {
-        Written last = written.remove(new MinuteOf(project, minute));
+    void forget(OpenMinute.Key minute) {
+        Written last = written.remove(minute);
         if (last != null) {
             objects.remove(last.part());
         }
-        decoded.keySet().removeIf(k -> k.project().equals(project) && k.minute() == minute);
+        decoded.keySet().removeIf(k -> k.minute().equals(minute));
     }
 
     /** The minutes this replica has written a part of, so that a stop removes them. */
-    Set<MinuteOf> writtenMinutes() {
+    Set<OpenMinute.Key> writtenMinutes() {
         return Set.copyOf(written.keySet());
     }
 
@@ -95,20 +84,20 @@ final class SharedOpenMinutes {
      * The other replicas' newest parts of a minute: one listing, and a read of each part not decoded before;
      * {@code cacheBudget} bytes may be kept decoded beyond this query.
      */
-    List<Part> others(String project, long minute, long cacheBudget) {
-        List<Part> parts = new ArrayList<>();
-        for (RollupObjects.OpenPart part : objects.openParts(project, minute).values()) {
+    List<OpenMinute.Partial> others(OpenMinute.Key minute, long cacheBudget) {
+        List<OpenMinute.Partial> parts = new ArrayList<>();
+        for (RollupObjects.OpenPart part : objects.openParts(minute.project(), minute.minute()).values()) {
             if (part.replica().equals(replica)) {
                 continue;
             }
-            PartOf key = new PartOf(project, minute, part.replica());
+            PartOf key = new PartOf(minute, part.replica());
             Decoded known = decoded.get(key);
             if (known != null && known.part().equals(part)) {
                 parts.add(known.content());
                 continue;
             }
             // a part replaced since it was listed is skipped: its chunks are read whole, which is exact
-            Optional<Part> read = objects.read(part).flatMap(SharedOpenMinutes::decode);
+            Optional<OpenMinute.Partial> read = objects.read(part).flatMap(SharedOpenMinutes::decode);
             if (read.isPresent()) {
                 parts.add(read.get());
                 long bytes = read.get().rollup() == null ? 0 : OpenMinute.estimate(read.get().rollup().profile());
@@ -127,7 +116,7 @@ final class SharedOpenMinutes {
         return decoded.values().stream().mapToLong(Decoded::heapBytes).sum();
     }
 
-    static byte[] encode(Part part) {
+    static byte[] encode(OpenMinute.Partial part) {
         try {
             ByteArrayOutputStream bytes = new ByteArrayOutputStream();
             DataOutputStream out = new DataOutputStream(bytes);
@@ -146,7 +135,7 @@ final class SharedOpenMinutes {
     }
 
     /** A part as written; empty for one that does not decode (another version's, or damaged): read its chunks. */
-    static Optional<Part> decode(byte[] bytes) {
+    static Optional<OpenMinute.Partial> decode(byte[] bytes) {
         try {
             DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes));
             byte[] rollup = new byte[in.readInt()];
@@ -156,7 +145,7 @@ final class SharedOpenMinutes {
             for (int i = 0; i < waiting; i++) {
                 names.add(in.readUTF());
             }
-            return Optional.of(new Part(rollup.length == 0 ? null : RollupCodec.read(rollup), Set.copyOf(names)));
+            return Optional.of(new OpenMinute.Partial(rollup.length == 0 ? null : RollupCodec.read(rollup), Set.copyOf(names)));
         } catch (IOException | RuntimeException e) {
             return Optional.empty();
         }
