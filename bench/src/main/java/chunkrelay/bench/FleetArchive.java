@@ -21,6 +21,7 @@ import chunkrelay.storage.EmbeddedS3Server;
 import chunkrelay.storage.ObjectStore;
 import chunkrelay.storage.RollupObjects;
 import chunkrelay.storage.RollupTier;
+import chunkrelay.storage.TimeBuckets;
 import chunkrelay.translate.ChunkTranslator;
 import chunkrelay.translate.TranslationContext;
 import chunkrelay.translate.view.Rollup;
@@ -48,7 +49,7 @@ import java.util.concurrent.Future;
 final class FleetArchive implements AutoCloseable {
     static final String PROJECT = "1";
     static final int PROFILERS = 20;
-    static final long MINUTE = ChunkTimeIndex.MINUTE_NANOS;
+    static final long MINUTE = TimeBuckets.MINUTE_NANOS;
     static final long HOUR = RollupTier.HOUR.bucketNanos();
     static final long DAY = RollupTier.DAY.bucketNanos();
     /** Chunk starts every 10 s per profiler, each profiler 50 ms after the one before: all within the hour. */
@@ -92,14 +93,14 @@ final class FleetArchive implements AutoCloseable {
         noRollupStore.storeObject("placeholder", new byte[0]);
         archive = new ChunkArchive(store);
         // a clock at the epoch: no minute has settled when its chunks are indexed, so none is late
-        index = new ChunkTimeIndex(store, Clock.fixed(Instant.EPOCH, ZoneOffset.UTC), Duration.ofSeconds(45),
-                Duration.ofSeconds(10));
+        TimeBuckets buckets = new TimeBuckets(Clock.fixed(Instant.EPOCH, ZoneOffset.UTC), Duration.ofSeconds(45));
+        index = new ChunkTimeIndex(store, buckets, Duration.ofSeconds(10));
         rollups = new RollupObjects(store);
         builds = new RollupBuilds(archive, index, rollups);
         noRollups = new RollupBuilds(archive, index, new RollupObjects(noRollupStore));
         // an archive written before the bench: no minute of it is open in this process
         chunkReads = new WholeChunkReads(archive);
-        noOpenMinutes = new OpenMinutes(archive, index, rollups, ROLLUPS, Clock.fixed(Instant.EPOCH, ZoneOffset.UTC),
+        noOpenMinutes = new OpenMinutes(archive, buckets, rollups, ROLLUPS, Clock.fixed(Instant.EPOCH, ZoneOffset.UTC),
                 new SimpleMeterRegistry());
     }
 

@@ -20,6 +20,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
+import static chunkrelay.storage.TimeBuckets.nanos;
+
 /**
  * The views' merge of a range (RangeReader.merge, then the pprof answer written) in this process over a
  * {@link FleetArchive}: its cost against the range's length (10 minutes to 7 days of a 20-process fleet), against
@@ -244,10 +246,6 @@ final class FleetQueryCost {
         double[] sorted = values.clone();
         Arrays.sort(sorted);
         return sorted[sorted.length / 2];
-    }
-
-    private static long nanos(Instant instant) {
-        return instant.getEpochSecond() * SECOND + instant.getNano();
     }
 
     /** The lines the report prints. */

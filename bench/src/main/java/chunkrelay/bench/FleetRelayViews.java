@@ -29,6 +29,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import static chunkrelay.storage.TimeBuckets.nanos;
+
 /**
  * The recorded Java chunk as a fleet, sent to the relay's shaded jar in its shipped configuration: 20 profilers of
  * two releases, 180 chunks each (10 s of samples every 11 s: 33 minutes ending about now), then the first answer of
@@ -309,10 +311,6 @@ final class FleetRelayViews {
 
     private static String hex() {
         return UUID.randomUUID().toString().replace("-", "");
-    }
-
-    private static long nanos(Instant instant) {
-        return instant.getEpochSecond() * 1_000_000_000L + instant.getNano();
     }
 
     private static void progress(String line) {

@@ -22,6 +22,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import static chunkrelay.storage.TimeBuckets.nanos;
+
 /**
  * A live fleet sent to the relay's shaded jar as shipped (600 MiB heap, 30 s link window, rollups every 10 s): the
  * recorded Java chunk as {@code processes} profilers each ending a 10 s chunk every 10 s, dated now. Every 15 s the
@@ -298,9 +300,5 @@ final class LiveFleetViews {
 
     private static String hex() {
         return UUID.randomUUID().toString().replace("-", "");
-    }
-
-    private static long nanos(Instant instant) {
-        return instant.getEpochSecond() * SECOND + instant.getNano();
     }
 }

@@ -1,11 +1,8 @@
 package chunkrelay.storage;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -20,33 +17,29 @@ import java.util.function.Predicate;
  * at most 66 s (Relay's limit, which the relay enforces), so the chunks overlapping a minute are found in it and the
  * two minutes before it. A query of a range lists the minutes it needs, whatever else its days hold.
  *
- * <p>A minute <em>settles</em> {@code settle} after it ends: rollups of it are built then. A chunk whose minute may
- * have settled by the time its index entry is visible is also put in the late queue,
+ * <p>Rollups of a minute are built once it has settled ({@link TimeBuckets}). A chunk whose minute may have settled
+ * by the time its index entry is visible is also put in the late queue,
  * {@code late/{project}/{yyyy-mm-dd}/{HHmm}/{same name}}, before its index entry, so that whoever builds the
  * minute's rollup can tell which chunks it holds are late, and a query adds a late chunk raw while no rollup it reads
  * holds it. Both prefixes are per project and day, for retention. Thread-safe.
  */
 public final class ChunkTimeIndex {
-    public static final long MINUTE_NANOS = 60_000_000_000L;
     /** How many minutes before a minute a chunk overlapping it may start: a chunk covers at most 66 s. */
     public static final int LOOK_BEHIND_MINUTES = 2;
-    private static final DateTimeFormatter HOUR_MINUTE = DateTimeFormatter.ofPattern("HHmm").withZone(ZoneOffset.UTC);
     private static final byte[] EMPTY = new byte[0];
 
     private final ObjectStore store;
-    private final Clock clock;
-    private final Duration settle;
+    private final TimeBuckets buckets;
     private final Duration lateMargin;
 
     /**
-     * @param settle     how long after a minute ends its rollup is built
+     * @param buckets    when a minute settles (its rollup is built)
      * @param lateMargin how long before the minute settles a chunk already counts as late: at least the time an
      *                   index write may take (the store's deadline), so that no entry lands unseen after a build
      */
-    public ChunkTimeIndex(ObjectStore store, Clock clock, Duration settle, Duration lateMargin) {
+    public ChunkTimeIndex(ObjectStore store, TimeBuckets buckets, Duration lateMargin) {
         this.store = store;
-        this.clock = clock;
-        this.settle = settle;
+        this.buckets = buckets;
         this.lateMargin = lateMargin;
     }
 
@@ -72,10 +65,6 @@ public final class ChunkTimeIndex {
         }
     }
 
-    public Duration settle() {
-        return settle;
-    }
-
     /**
      * Files a chunk under the minute of its first sample; each minute its samples overlap that may have settled gets
      * a late entry first. Idempotent: a retried or duplicate chunk writes the same objects again.
@@ -95,35 +84,26 @@ public final class ChunkTimeIndex {
     }
 
     private void record(ArchiveKey key, long firstSampleNanos, long lastSampleNanos, boolean lateCheck) {
-        long nowNanos = nanos(clock.instant());
+        long nowNanos = buckets.now();
         long last = Math.max(firstSampleNanos, lastSampleNanos);
         if (lateCheck) {
-            for (long minute = minuteOf(firstSampleNanos); minute <= last; minute += MINUTE_NANOS) {
-                if (nowNanos >= settlesAt(minute) - lateMargin.toNanos()) {
+            for (long minute = TimeBuckets.minuteOf(firstSampleNanos); minute <= last;
+                 minute += TimeBuckets.MINUTE_NANOS) {
+                if (nowNanos >= buckets.settlesAt(minute) - lateMargin.toNanos()) {
                     store.storeObject(ArchiveLayout.LATE + new Entry(key, firstSampleNanos, last, minute).lateName(), EMPTY);
                 }
             }
         }
-        Entry entry = new Entry(key, firstSampleNanos, last, minuteOf(firstSampleNanos));
+        Entry entry = new Entry(key, firstSampleNanos, last, TimeBuckets.minuteOf(firstSampleNanos));
         store.storeObject(ArchiveLayout.INDEX + entry.lateName(), EMPTY);
-    }
-
-    /** When a minute's rollup may be built (Unix nanoseconds). */
-    public long settlesAt(long minuteNanos) {
-        return minuteNanos + MINUTE_NANOS + settle.toNanos();
-    }
-
-    /** Whether a minute has settled by the clock. */
-    public boolean settled(long minuteNanos) {
-        return nanos(clock.instant()) >= settlesAt(minuteNanos);
     }
 
     /** The chunks whose samples overlap one minute of a project: those filed under it and the two before. */
     public List<Entry> overlapping(String projectId, long minuteNanos) {
         List<Entry> entries = new ArrayList<>();
         for (int behind = LOOK_BEHIND_MINUTES; behind >= 0; behind--) {
-            for (Entry entry : startingIn(projectId, minuteNanos - behind * MINUTE_NANOS)) {
-                if (entry.overlaps(minuteNanos, minuteNanos + MINUTE_NANOS)) {
+            for (Entry entry : startingIn(projectId, minuteNanos - behind * TimeBuckets.MINUTE_NANOS)) {
+                if (entry.overlaps(minuteNanos, minuteNanos + TimeBuckets.MINUTE_NANOS)) {
                     entries.add(new Entry(entry.key(), entry.firstSampleNanos(), entry.lastSampleNanos(),
                             minuteNanos));
                 }
@@ -138,8 +118,8 @@ public final class ChunkTimeIndex {
      */
     public void overlappingRange(String projectId, long fromNanos, long toNanos, Predicate<Entry> visit) {
         Set<ArchiveKey> seen = new HashSet<>();
-        for (long minute = minuteOf(fromNanos) - LOOK_BEHIND_MINUTES * MINUTE_NANOS; minute < toNanos;
-             minute += MINUTE_NANOS) {
+        for (long minute = TimeBuckets.minuteOf(fromNanos) - LOOK_BEHIND_MINUTES * TimeBuckets.MINUTE_NANOS;
+             minute < toNanos; minute += TimeBuckets.MINUTE_NANOS) {
             for (Entry entry : startingIn(projectId, minute)) {
                 if (entry.overlaps(fromNanos, toNanos) && seen.add(entry.key()) && !visit.test(entry)) {
                     return;
@@ -169,7 +149,7 @@ public final class ChunkTimeIndex {
             String[] parts = key.substring(folder.length()).split("/", 3);
             if (parts.length == 3) {
                 try {
-                    long minute = minuteNanos(LocalDate.parse(parts[0]), parts[1]);
+                    long minute = TimeBuckets.parse(RollupTier.MINUTE, LocalDate.parse(parts[0]), parts[1]);
                     parse(projectId, minute, parts[2]).ifPresent(entries::add);
                 } catch (RuntimeException notAnEntry) {
                     // an object someone else put there: not ours to read
@@ -199,7 +179,7 @@ public final class ChunkTimeIndex {
         List<Long> minutes = new ArrayList<>();
         for (String folder : store.listFolders(ArchiveLayout.INDEX + projectId + "/" + day + "/")) {
             try {
-                minutes.add(minuteNanos(day, folder));
+                minutes.add(TimeBuckets.parse(RollupTier.MINUTE, day, folder));
             } catch (RuntimeException notAMinute) {
                 // not ours
             }
@@ -207,23 +187,8 @@ public final class ChunkTimeIndex {
         return minutes;
     }
 
-    /** The start of the UTC minute holding a time. */
-    public static long minuteOf(long nanos) {
-        return Math.floorDiv(nanos, MINUTE_NANOS) * MINUTE_NANOS;
-    }
-
     static String minuteFolder(String projectId, long minuteNanos) {
-        Instant minute = Instant.ofEpochSecond(Math.floorDiv(minuteNanos, 1_000_000_000L));
-        return projectId + "/" + LocalDate.ofInstant(minute, ZoneOffset.UTC) + "/" + HOUR_MINUTE.format(minute) + "/";
-    }
-
-    private static long minuteNanos(LocalDate day, String hourMinute) {
-        if (!hourMinute.matches("[0-2][0-9][0-5][0-9]")) {
-            throw new IllegalArgumentException("not a minute: " + hourMinute);
-        }
-        int hour = Integer.parseInt(hourMinute.substring(0, 2));
-        int minute = Integer.parseInt(hourMinute.substring(2));
-        return (day.toEpochDay() * 86_400L + hour * 3_600L + minute * 60L) * 1_000_000_000L;
+        return projectId + "/" + TimeBuckets.minutePath(minuteNanos) + "/";
     }
 
     private static Optional<Entry> parse(String projectId, long minuteNanos, String name) {
@@ -239,9 +204,5 @@ public final class ChunkTimeIndex {
         } catch (IllegalArgumentException notAnEntry) {
             return Optional.empty();
         }
-    }
-
-    private static long nanos(Instant instant) {
-        return instant.getEpochSecond() * 1_000_000_000L + instant.getNano();
     }
 }

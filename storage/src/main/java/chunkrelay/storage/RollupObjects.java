@@ -1,9 +1,6 @@
 package chunkrelay.storage;
 
-import java.time.Instant;
 import java.time.LocalDate;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -20,9 +17,6 @@ import java.util.TreeMap;
  * ({@link OpenPart}). Per project and day, for retention. Thread-safe.
  */
 public final class RollupObjects {
-    private static final DateTimeFormatter HOUR_MINUTE = DateTimeFormatter.ofPattern("HHmm").withZone(ZoneOffset.UTC);
-    private static final DateTimeFormatter HOUR = DateTimeFormatter.ofPattern("HH").withZone(ZoneOffset.UTC);
-
     private final ObjectStore store;
 
     public RollupObjects(ObjectStore store) {
@@ -32,7 +26,7 @@ public final class RollupObjects {
     /** One stored rollup version: its tier, bucket start (Unix nanoseconds) and chunk count. */
     public record Version(String projectId, RollupTier tier, long bucketNanos, long chunks) {
         String key() {
-            return folder(projectId, bucketNanos) + tier.letter() + bucketName(tier, bucketNanos) + "." + chunks;
+            return folder(projectId, bucketNanos) + tier.letter() + TimeBuckets.name(tier, bucketNanos) + "." + chunks;
         }
     }
 
@@ -60,7 +54,7 @@ public final class RollupObjects {
                 continue;
             }
             try {
-                long bucket = bucketNanos(day, tier, name.substring(0, dot));
+                long bucket = TimeBuckets.parse(tier, day, name.substring(0, dot));
                 versions.add(new Version(projectId, tier, bucket, Long.parseLong(name.substring(dot + 1))));
             } catch (RuntimeException notOurs) {
                 // an object someone else put there
@@ -132,54 +126,10 @@ public final class RollupObjects {
     }
 
     private static String openPrefix(String projectId, long minuteNanos) {
-        return folder(projectId, minuteNanos) + "o" + bucketName(RollupTier.MINUTE, minuteNanos) + ".";
+        return folder(projectId, minuteNanos) + "o" + TimeBuckets.name(RollupTier.MINUTE, minuteNanos) + ".";
     }
 
     static String folder(String projectId, long bucketNanos) {
-        return ArchiveLayout.ROLLUPS + projectId + "/" + LocalDate.ofInstant(instant(bucketNanos), ZoneOffset.UTC) + "/";
-    }
-
-    /** {@code HHmm} for a minute, {@code HH} for an hour, nothing for a day. */
-    public static String bucketName(RollupTier tier, long bucketNanos) {
-        return switch (tier) {
-            case MINUTE -> HOUR_MINUTE.format(instant(bucketNanos));
-            case HOUR -> HOUR.format(instant(bucketNanos));
-            case DAY -> "";
-        };
-    }
-
-    private static long bucketNanos(LocalDate day, RollupTier tier, String name) {
-        long dayStart = day.toEpochDay() * 86_400L;
-        long seconds = switch (tier) {
-            case MINUTE -> dayStart + hours(name.substring(0, 2)) * 3_600L + minutes(name.substring(2)) * 60L;
-            case HOUR -> dayStart + hours(name) * 3_600L;
-            case DAY -> {
-                if (!name.isEmpty()) {
-                    throw new IllegalArgumentException(name);
-                }
-                yield dayStart;
-            }
-        };
-        return seconds * 1_000_000_000L;
-    }
-
-    private static int hours(String text) {
-        int hours = Integer.parseInt(text);
-        if (text.length() != 2 || hours > 23) {
-            throw new IllegalArgumentException(text);
-        }
-        return hours;
-    }
-
-    private static int minutes(String text) {
-        int minutes = Integer.parseInt(text);
-        if (text.length() != 2 || minutes > 59) {
-            throw new IllegalArgumentException(text);
-        }
-        return minutes;
-    }
-
-    private static Instant instant(long nanos) {
-        return Instant.ofEpochSecond(Math.floorDiv(nanos, 1_000_000_000L));
+        return ArchiveLayout.ROLLUPS + projectId + "/" + TimeBuckets.dayOf(bucketNanos) + "/";
     }
 }

@@ -5,9 +5,9 @@ package chunkrelay.storage;
  * of a range answered from it can resolve): a minute in seconds, an hour in minutes, a day in quarter hours.
  */
 public enum RollupTier {
-    MINUTE("m", 60L * 1_000_000_000L, 60),
-    HOUR("h", 3_600L * 1_000_000_000L, 60),
-    DAY("d", 86_400L * 1_000_000_000L, 96);
+    MINUTE("m", TimeBuckets.MINUTE_NANOS, 60),
+    HOUR("h", TimeBuckets.HOUR_NANOS, 60),
+    DAY("d", TimeBuckets.DAY_NANOS, 96);
 
     private final String letter;
     private final long bucketNanos;

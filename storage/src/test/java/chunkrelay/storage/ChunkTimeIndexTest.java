@@ -29,12 +29,14 @@ class ChunkTimeIndexTest {
 
     private final TestClock clock = new TestClock(T0);
     private ObjectStore store;
+    private TimeBuckets buckets;
     private ChunkTimeIndex index;
 
     @BeforeEach
     void openStore(ObjectStore store) {
         this.store = store;
-        index = new ChunkTimeIndex(store, clock, Duration.ofSeconds(45), Duration.ofSeconds(15));
+        buckets = new TimeBuckets(clock, Duration.ofSeconds(45));
+        index = new ChunkTimeIndex(store, buckets, Duration.ofSeconds(15));
     }
 
     private static ArchiveKey key(String chunk, long firstNanos) {
@@ -69,7 +71,7 @@ class ChunkTimeIndexTest {
         long recent = T0_NANOS - MINUTE + 10 * SECOND;
         index.record(key("b1", recent), recent, recent + 5 * SECOND);
         assertEquals(List.of(), index.late("1"), "its minute settles in 45 s");
-        assertFalse(index.settled(T0_NANOS - MINUTE));
+        assertFalse(buckets.settled(T0_NANOS - MINUTE));
 
         clock.advance(Duration.ofSeconds(31));
         long sameMinute = T0_NANOS - MINUTE + 20 * SECOND;
@@ -80,7 +82,7 @@ class ChunkTimeIndexTest {
         assertEquals(T0_NANOS - MINUTE, late.get(0).minuteNanos());
 
         clock.advance(Duration.ofSeconds(14));
-        assertTrue(index.settled(T0_NANOS - MINUTE));
+        assertTrue(buckets.settled(T0_NANOS - MINUTE));
         index.removeLate(late.get(0));
         assertEquals(List.of(), index.late("1"));
         index.recordForRebuild(key("b3", sameMinute), sameMinute, sameMinute + SECOND);

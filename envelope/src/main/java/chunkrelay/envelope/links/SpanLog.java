@@ -3,6 +3,7 @@ package chunkrelay.envelope.links;
 import chunkrelay.chunk.spans.SpanRecord;
 import chunkrelay.storage.ArchiveLayout;
 import chunkrelay.storage.ObjectStore;
+import chunkrelay.storage.TimeBuckets;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -14,9 +15,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -40,11 +39,6 @@ import java.util.UUID;
 public class SpanLog {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final long NANOS_PER_MILLI = 1_000_000L;
-    private static final long MINUTE_NANOS = 60_000_000_000L;
-    private static final long DAY_NANOS = 86_400_000_000_000L;
-    private static final DateTimeFormatter DAY = DateTimeFormatter.ofPattern("yyyy-MM-dd").withZone(ZoneOffset.UTC);
-    private static final DateTimeFormatter MINUTE = DateTimeFormatter.ofPattern("yyyy-MM-dd/HHmm")
-            .withZone(ZoneOffset.UTC);
     /** Spans can reach the relay a little after the window: SDKs batch and retry. */
     private static final Duration ARRIVAL_SLACK = Duration.ofMinutes(2);
 
@@ -78,7 +72,7 @@ public class SpanLog {
             List<SpanRecord> group = entry.getValue();
             long first = group.stream().mapToLong(SpanRecord::startNanos).min().orElseThrow();
             long last = group.stream().mapToLong(SpanRecord::endNanos).max().orElseThrow();
-            String key = ArchiveLayout.SPANS + projectId + "/" + entry.getKey() + "/" + minute(last) + "/" + replica + "/"
+            String key = ArchiveLayout.SPANS + projectId + "/" + entry.getKey() + "/" + TimeBuckets.minutePath(last) + "/" + replica + "/"
                     + first / NANOS_PER_MILLI + "-" + (last / NANOS_PER_MILLI + 1) + "-" + UUID.randomUUID() + ".jsonl";
             StringBuilder lines = new StringBuilder();
             group.forEach(span -> lines.append(line(span)).append('\n'));
@@ -102,13 +96,14 @@ public class SpanLog {
         long lastEnd = Math.min(toNanos + window.plus(ARRIVAL_SLACK).toNanos(), Math.max(now, toNanos));
         // one listing of the days' minute folders first: a profiler without spans costs one request a day
         Set<String> present = new HashSet<>();
-        for (long day = fromNanos / DAY_NANOS; day <= lastEnd / DAY_NANOS; day++) {
-            String dayFolder = ArchiveLayout.SPANS + projectId + "/" + profilerId + "/" + DAY.format(Instant.ofEpochSecond(0,
-                    day * DAY_NANOS)) + "/";
+        for (LocalDate day = TimeBuckets.dayOf(fromNanos); !day.isAfter(TimeBuckets.dayOf(lastEnd));
+             day = day.plusDays(1)) {
+            String dayFolder = ArchiveLayout.SPANS + projectId + "/" + profilerId + "/" + day + "/";
             store.listFolders(dayFolder).forEach(minute -> present.add(dayFolder + minute + "/"));
         }
-        for (long minute = fromNanos / MINUTE_NANOS; minute <= lastEnd / MINUTE_NANOS; minute++) {
-            String minuteFolder = ArchiveLayout.SPANS + projectId + "/" + profilerId + "/" + minute(minute * MINUTE_NANOS) + "/";
+        for (long minute = TimeBuckets.minuteOf(fromNanos); minute <= lastEnd; minute += TimeBuckets.MINUTE_NANOS) {
+            String minuteFolder = ArchiveLayout.SPANS + projectId + "/" + profilerId + "/" + TimeBuckets.minutePath(minute)
+                    + "/";
             if (!present.contains(minuteFolder)) {
                 continue;
             }
@@ -128,10 +123,6 @@ public class SpanLog {
             }
         }
         return spans;
-    }
-
-    private static String minute(long nanos) {
-        return MINUTE.format(Instant.ofEpochSecond(0, nanos));
     }
 
     private static void parse(byte[] body, List<SpanRecord> into, long fromNanos, long toNanos) {

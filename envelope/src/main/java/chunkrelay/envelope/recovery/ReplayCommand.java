@@ -6,6 +6,7 @@ import chunkrelay.storage.ArchivedChunk;
 import chunkrelay.storage.ChunkArchive;
 import chunkrelay.storage.ChunkMetadata;
 import chunkrelay.storage.ObjectLease;
+import chunkrelay.storage.TimeBuckets;
 import chunkrelay.translate.export.DeliveryResult;
 import chunkrelay.translate.export.OtlpHttpExporter;
 import io.micronaut.context.annotation.Requires;
@@ -15,7 +16,6 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
@@ -88,7 +88,7 @@ public class ReplayCommand {
         }
         int older = 0;
         if (maxAge.isPresent()) {
-            long oldestAccepted = nanos(clock.instant().minus(maxAge.get()));
+            long oldestAccepted = TimeBuckets.nanos(clock.instant().minus(maxAge.get()));
             for (ArchivedChunk chunk : toSend) {
                 String first = archive.metadata(chunk).get(ChunkMetadata.FIRST_SAMPLE_NS);
                 if (first != null && Long.parseLong(first) < oldestAccepted) {
@@ -136,10 +136,6 @@ public class ReplayCommand {
         }
         return new ReplaySummary(plan, deliveredMeanwhile, delivered, refusals.size(), failures.size(),
                 List.copyOf(refusals), List.copyOf(failures));
-    }
-
-    private static long nanos(Instant instant) {
-        return instant.getEpochSecond() * 1_000_000_000L + instant.getNano();
     }
 
     private enum Kind { SENT, DELIVERED_MEANWHILE, REFUSED, FAILED }

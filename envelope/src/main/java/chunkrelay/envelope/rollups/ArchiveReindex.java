@@ -6,10 +6,12 @@ import chunkrelay.storage.ChunkArchive;
 import chunkrelay.storage.ChunkMetadata;
 import chunkrelay.storage.ChunkTimeIndex;
 import chunkrelay.storage.RollupTier;
+import chunkrelay.storage.TimeBuckets;
 import chunkrelay.storage.UnderivedChunk;
 import jakarta.inject.Singleton;
 
 import java.time.LocalDate;
+import java.util.EnumMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -17,18 +19,18 @@ import java.util.TreeSet;
 /**
  * Brings an archive written before the index by time up to date, for the {@code reindex} command: files every chunk
  * of a project's days in the index, then builds the rollups of every settled minute, hour and day it filed them
- * under. Safe beside running relays: index entries and rollup versions are written idempotently.
+ * under ({@link RollupCascade}, as the builder does). Safe beside running relays: index entries and rollup versions are written idempotently.
  */
 @Singleton
 public class ArchiveReindex {
     private final ChunkArchive archive;
     private final ChunkTimeIndex index;
-    private final RollupBuilds builds;
+    private final RollupCascade cascade;
 
-    public ArchiveReindex(ChunkArchive archive, ChunkTimeIndex index, RollupBuilds builds) {
+    public ArchiveReindex(ChunkArchive archive, ChunkTimeIndex index, RollupCascade cascade) {
         this.archive = archive;
         this.index = index;
-        this.builds = builds;
+        this.cascade = cascade;
     }
 
     /** What one reindex did. */
@@ -67,31 +69,12 @@ public class ArchiveReindex {
                 }
             }
         }
-        int builtMinutes = 0;
-        Set<Long> hours = new TreeSet<>();
-        for (long minute : minutes) {
-            if (index.settled(minute) && builds.buildMinute(projectId, minute).isPresent()) {
-                builtMinutes++;
-                hours.add(RollupTier.HOUR.bucketOf(minute));
-            }
-        }
-        int builtHours = 0;
-        Set<Long> days = new TreeSet<>();
-        for (long hour : hours) {
-            if (index.settled(hour + RollupTier.HOUR.bucketNanos() - ChunkTimeIndex.MINUTE_NANOS)
-                    && builds.buildFromParts(projectId, RollupTier.HOUR, hour).isPresent()) {
-                builtHours++;
-                days.add(RollupTier.DAY.bucketOf(hour));
-            }
-        }
-        int builtDays = 0;
-        for (long day : days) {
-            if (index.settled(day + RollupTier.DAY.bucketNanos() - ChunkTimeIndex.MINUTE_NANOS)
-                    && builds.buildFromParts(projectId, RollupTier.DAY, day).isPresent()) {
-                builtDays++;
-            }
-        }
-        return new Summary(projectId, from, to, indexed, withoutTimes, builtMinutes, builtHours, builtDays);
+        Map<RollupTier, Integer> built = new EnumMap<>(RollupTier.class);
+        RollupCascade.Due due = new RollupCascade.Due();
+        cascade.buildMinutes(projectId, minutes, due, tier -> built.merge(tier, 1, Integer::sum));
+        cascade.buildDue(projectId, due, tier -> built.merge(tier, 1, Integer::sum));
+        return new Summary(projectId, from, to, indexed, withoutTimes, built.getOrDefault(RollupTier.MINUTE, 0),
+                built.getOrDefault(RollupTier.HOUR, 0), built.getOrDefault(RollupTier.DAY, 0));
     }
 
     /** Files one chunk in the index; false when its metadata has no sample times (chunks of old relays). */
@@ -110,8 +93,7 @@ public class ArchiveReindex {
             return false;
         }
         index.recordForRebuild(key, firstNanos, lastNanos);
-        for (long minute = ChunkTimeIndex.minuteOf(firstNanos); minute <= lastNanos;
-             minute += ChunkTimeIndex.MINUTE_NANOS) {
+        for (long minute = TimeBuckets.minuteOf(firstNanos); minute <= lastNanos; minute += TimeBuckets.MINUTE_NANOS) {
             minutes.add(minute);
         }
         return true;

@@ -5,6 +5,7 @@ import chunkrelay.storage.ChunkArchive;
 import chunkrelay.storage.ChunkMetadata;
 import chunkrelay.storage.ChunkTimeIndex;
 import chunkrelay.storage.RollupObjects;
+import chunkrelay.storage.TimeBuckets;
 import chunkrelay.translate.view.Rollup;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -12,7 +13,6 @@ import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesSer
 import jakarta.inject.Singleton;
 
 import java.time.Clock;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -41,13 +41,13 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 @Singleton
 public class OpenMinutes {
-    private static final long MINUTE = ChunkTimeIndex.MINUTE_NANOS;
+    private static final long MINUTE = TimeBuckets.MINUTE_NANOS;
     private static final long KEEP_AFTER_SETTLED_SECONDS = 60;
     /** How far ahead of the clock a chunk's minute may lie and still be merged: an SDK's clock that runs ahead. */
     private static final long AHEAD_NANOS = 10 * MINUTE;
 
     private final ChunkArchive archive;
-    private final ChunkTimeIndex index;
+    private final TimeBuckets buckets;
     private final Clock clock;
     private final long maxBytes;
     private final Map<OpenMinute.Key, OpenMinute> minutes = new ConcurrentHashMap<>();
@@ -56,10 +56,10 @@ public class OpenMinutes {
     /** Minutes dropped whose shared part is still to be removed by the next share round. */
     private final Queue<OpenMinute.Key> forgotten = new ConcurrentLinkedQueue<>();
 
-    public OpenMinutes(ChunkArchive archive, ChunkTimeIndex index, RollupObjects rollups, RollupConfig config,
+    public OpenMinutes(ChunkArchive archive, TimeBuckets buckets, RollupObjects rollups, RollupConfig config,
                        Clock clock, MeterRegistry meters) {
         this.archive = archive;
-        this.index = index;
+        this.buckets = buckets;
         this.clock = clock;
         this.maxBytes = config.openMaxBytesLimit();
         this.shared = new SharedOpenMinutes(rollups);
@@ -181,10 +181,10 @@ public class OpenMinutes {
     /** Applies an action to each open minute a chunk's samples reach, creating a minute's partial when asked. */
     private void forEachOpen(ArchiveKey key, long first, long last, boolean create, MinuteAction action) {
         evictSettled();
-        long now = nanos(clock.instant());
+        long now = TimeBuckets.nanos(clock.instant());
         long end = Math.max(first, last);
-        for (long minute = ChunkTimeIndex.minuteOf(first); minute <= end; minute += MINUTE) {
-            if (now >= index.settlesAt(minute) || minute > now + AHEAD_NANOS) {
+        for (long minute = TimeBuckets.minuteOf(first); minute <= end; minute += MINUTE) {
+            if (now >= buckets.settlesAt(minute) || minute > now + AHEAD_NANOS) {
                 continue;
             }
             OpenMinute.Key at = new OpenMinute.Key(key.projectId(), minute);
@@ -198,9 +198,9 @@ public class OpenMinutes {
 
     /** Drops the partials whose minute settled long enough ago for the builder to have written its rollup. */
     private void evictSettled() {
-        long now = nanos(clock.instant());
+        long now = TimeBuckets.nanos(clock.instant());
         minutes.entrySet().removeIf(entry -> {
-            boolean old = now >= index.settlesAt(entry.getKey().minute()) + KEEP_AFTER_SETTLED_SECONDS * 1_000_000_000L;
+            boolean old = now >= buckets.settlesAt(entry.getKey().minute()) + KEEP_AFTER_SETTLED_SECONDS * TimeBuckets.SECOND_NANOS;
             if (old) {
                 heapBytes.addAndGet(-entry.getValue().heapBytes());
                 forgotten.add(entry.getKey());
@@ -216,9 +216,5 @@ public class OpenMinutes {
         } catch (InvalidProtocolBufferException e) {
             throw new IllegalStateException("the relay's own OTLP form does not parse", e);
         }
-    }
-
-    private static long nanos(Instant instant) {
-        return instant.getEpochSecond() * 1_000_000_000L + instant.getNano();
     }
 }

@@ -6,6 +6,7 @@ import chunkrelay.storage.ChunkArchive;
 import chunkrelay.storage.ChunkTimeIndex;
 import chunkrelay.storage.RollupObjects;
 import chunkrelay.storage.RollupTier;
+import chunkrelay.storage.TimeBuckets;
 import chunkrelay.translate.view.Rollup;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micronaut.context.annotation.Requires;
@@ -19,7 +20,6 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -45,13 +45,15 @@ import java.util.concurrent.atomic.AtomicInteger;
 @Requires(notEnv = Environment.CLI)
 public class RollupBuilder implements ApplicationEventListener<ServerStartupEvent> {
     private static final Logger LOG = LoggerFactory.getLogger(RollupBuilder.class);
-    private static final long MINUTE = ChunkTimeIndex.MINUTE_NANOS;
+    private static final long MINUTE = TimeBuckets.MINUTE_NANOS;
     /** How stale another replica's partial of an open minute may be: its chunks derived since are read whole. */
     private static final long SHARE_SECONDS = 5;
 
     private final ChunkArchive archive;
     private final ChunkTimeIndex index;
     private final RollupBuilds builds;
+    private final RollupCascade cascade;
+    private final TimeBuckets buckets;
     private final RollupConfig config;
     private final Clock clock;
     private final MeterRegistry meters;
@@ -59,17 +61,19 @@ public class RollupBuilder implements ApplicationEventListener<ServerStartupEven
     /** Per project, the newest minute examined; builder thread only. */
     private final Map<String, Long> examinedUpTo = new HashMap<>();
     /** Per project, hours and days with minutes built whose own rollup is still due; builder thread only. */
-    private final Map<String, Set<Long>> dueHours = new HashMap<>();
-    private final Map<String, Set<Long>> dueDays = new HashMap<>();
+    private final Map<String, RollupCascade.Due> due = new HashMap<>();
     private final ClockedSchedule schedule;
     private final OpenMinutes openMinutes;
 
-    public RollupBuilder(ChunkArchive archive, ChunkTimeIndex index, RollupBuilds builds, OpenMinutes openMinutes,
-                         RollupConfig config, Clock clock, MeterRegistry meters) {
+    public RollupBuilder(ChunkArchive archive, ChunkTimeIndex index, RollupBuilds builds, RollupCascade cascade,
+                         TimeBuckets buckets, OpenMinutes openMinutes, RollupConfig config, Clock clock,
+                         MeterRegistry meters) {
         this.archive = archive;
         this.openMinutes = openMinutes;
         this.index = index;
         this.builds = builds;
+        this.cascade = cascade;
+        this.buckets = buckets;
         this.config = config;
         this.clock = clock;
         this.meters = meters;
@@ -127,14 +131,14 @@ public class RollupBuilder implements ApplicationEventListener<ServerStartupEven
 
     /** Builds the rollups of minutes settled since the last round (at start: within the lookback). */
     private void buildSettled(String project) {
-        long now = nanos(clock.instant());
-        long lastSettled = ChunkTimeIndex.minuteOf(now - MINUTE - index.settle().toNanos());
+        long now = buckets.now();
+        long lastSettled = buckets.lastSettledMinute();
         Long examined = examinedUpTo.get(project);
         List<Long> unbuilt = new ArrayList<>();
         if (examined == null) {
             // at start, one listing per day of the minutes indexed and of the minutes built
             long since = now - config.lookback().toNanos();
-            for (LocalDate day = RollupBuilds.dayOf(since); !day.isAfter(RollupBuilds.dayOf(lastSettled));
+            for (LocalDate day = TimeBuckets.dayOf(since); !day.isAfter(TimeBuckets.dayOf(lastSettled));
                  day = day.plusDays(1)) {
                 Set<Long> built = builds.minutesBuilt(project, day);
                 Set<Long> overlapped = new TreeSet<>();
@@ -147,7 +151,7 @@ public class RollupBuilder implements ApplicationEventListener<ServerStartupEven
                 for (long minute : overlapped) {
                     if (minute >= since && minute <= lastSettled) {
                         // a relay stopped before an hour's rollup: its hours are due again
-                        dueHours.computeIfAbsent(project, p -> new TreeSet<>()).add(RollupTier.HOUR.bucketOf(minute));
+                        due(project).minute(minute);
                         if (!built.contains(minute)) {
                             unbuilt.add(minute);
                         }
@@ -161,31 +165,13 @@ public class RollupBuilder implements ApplicationEventListener<ServerStartupEven
                 }
             }
         }
-        for (long minute : unbuilt) {
-            if (builds.buildMinute(project, minute).isPresent()) {
-                built(RollupTier.MINUTE);
-                dueHours.computeIfAbsent(project, p -> new TreeSet<>()).add(RollupTier.HOUR.bucketOf(minute));
-            }
-        }
+        cascade.buildMinutes(project, unbuilt, due(project), this::built);
         examinedUpTo.put(project, Math.max(lastSettled, examined == null ? lastSettled : examined));
-        buildDue(project, RollupTier.HOUR, dueHours, dueDays);
-        buildDue(project, RollupTier.DAY, dueDays, null);
+        cascade.buildDue(project, due(project), this::built);
     }
 
-    /** Builds the due buckets of a tier that have settled; what they belong to becomes due in turn. */
-    private void buildDue(String project, RollupTier tier, Map<String, Set<Long>> due,
-                          Map<String, Set<Long>> dueNext) {
-        Set<Long> buckets = due.getOrDefault(project, Set.of());
-        for (Long bucket : new ArrayList<>(buckets)) {
-            if (!settled(tier, bucket)) {
-                continue;
-            }
-            ensure(project, tier, bucket);
-            buckets.remove(bucket);
-            if (dueNext != null) {
-                dueNext.computeIfAbsent(project, p -> new TreeSet<>()).add(tier.coarser().bucketOf(bucket));
-            }
-        }
+    private RollupCascade.Due due(String project) {
+        return due.computeIfAbsent(project, p -> new RollupCascade.Due());
     }
 
     /**
@@ -199,7 +185,7 @@ public class RollupBuilder implements ApplicationEventListener<ServerStartupEven
         }
         lateChunks.set(byMinute.values().stream().mapToInt(List::size).sum());
         for (Map.Entry<Long, List<ChunkTimeIndex.Entry>> minute : byMinute.entrySet()) {
-            if (!index.settled(minute.getKey())) {
+            if (!buckets.settled(minute.getKey())) {
                 continue;
             }
             Optional<Rollup> newest = builds.newest(project, RollupTier.MINUTE, minute.getKey()).flatMap(builds::read);
@@ -212,11 +198,8 @@ public class RollupBuilder implements ApplicationEventListener<ServerStartupEven
                 rebuilt.ifPresent(v -> built(RollupTier.MINUTE));
                 rollup = rebuilt.isPresent() ? rebuilt.flatMap(builds::read) : newest;
             }
-            long hour = RollupTier.HOUR.bucketOf(minute.getKey());
-            long day = RollupTier.DAY.bucketOf(minute.getKey());
-            boolean hourHolds = !settled(RollupTier.HOUR, hour) || ensure(project, RollupTier.HOUR, hour);
-            boolean dayHolds = !settled(RollupTier.DAY, day) || ensure(project, RollupTier.DAY, day);
-            if (rollup.isPresent() && hourHolds && dayHolds) {
+            boolean coarserHold = cascade.coarserHold(project, minute.getKey(), this::built);
+            if (rollup.isPresent() && coarserHold) {
                 for (ChunkTimeIndex.Entry entry : minute.getValue()) {
                     if (rollup.get().included().contains(entry.name())) {
                         index.removeLate(entry);
@@ -236,35 +219,7 @@ public class RollupBuilder implements ApplicationEventListener<ServerStartupEven
         return false;
     }
 
-    /**
-     * Builds an hour's or day's rollup when its newest version holds fewer chunks than its parts' newest; true when
-     * it is up to date after.
-     */
-    private boolean ensure(String project, RollupTier tier, long bucket) {
-        long expected = builds.parts(project, tier, bucket).values().stream()
-                .mapToLong(RollupObjects.Version::chunks).sum();
-        if (expected == 0) {
-            return true;
-        }
-        Optional<RollupObjects.Version> newest = builds.newest(project, tier, bucket);
-        if (newest.isPresent() && newest.get().chunks() >= expected) {
-            return true;
-        }
-        Optional<RollupObjects.Version> rebuilt = builds.buildFromParts(project, tier, bucket);
-        rebuilt.ifPresent(v -> built(tier));
-        return rebuilt.isPresent() && rebuilt.get().chunks() >= expected;
-    }
-
-    private boolean settled(RollupTier tier, long bucket) {
-        long lastMinute = bucket + tier.bucketNanos() - MINUTE;
-        return index.settled(lastMinute);
-    }
-
     private void built(RollupTier tier) {
         meters.counter("relay.rollups.built", "tier", tier.name().toLowerCase(java.util.Locale.ROOT)).increment();
-    }
-
-    private static long nanos(Instant instant) {
-        return instant.getEpochSecond() * 1_000_000_000L + instant.getNano();
     }
 }

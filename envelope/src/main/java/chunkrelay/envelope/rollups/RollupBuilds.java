@@ -5,6 +5,7 @@ import chunkrelay.storage.ChunkMetadata;
 import chunkrelay.storage.ChunkTimeIndex;
 import chunkrelay.storage.RollupObjects;
 import chunkrelay.storage.RollupTier;
+import chunkrelay.storage.TimeBuckets;
 import chunkrelay.translate.view.ProfileMerger;
 import chunkrelay.translate.view.Rollup;
 import chunkrelay.translate.view.RollupCodec;
@@ -12,9 +13,7 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
 import jakarta.inject.Singleton;
 
-import java.time.Instant;
 import java.time.LocalDate;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -132,8 +131,8 @@ public class RollupBuilds {
                 minuteVersions)));
         // an hour's or day's older versions are only ever read as the newest: a query that listed one just before
         // reads its parts instead; minutes' versions stay, since these name them in minuteVersions
-        for (RollupObjects.Version older : rollups.versions(projectId, dayOf(bucket), tier,
-                RollupObjects.bucketName(tier, bucket))) {
+        for (RollupObjects.Version older : rollups.versions(projectId, TimeBuckets.dayOf(bucket), tier,
+                TimeBuckets.name(tier, bucket))) {
             if (older.bucketNanos() == bucket && older.chunks() < chunks) {
                 rollups.remove(older);
             }
@@ -143,11 +142,11 @@ public class RollupBuilds {
 
     /** The newest rollups of the parts of an hour (its minutes) or a day (its hours), by start. */
     public Map<Long, RollupObjects.Version> parts(String projectId, RollupTier tier, long bucket) {
-        String within = tier == RollupTier.HOUR ? RollupObjects.bucketName(RollupTier.HOUR, bucket) : "";
+        String within = tier == RollupTier.HOUR ? TimeBuckets.name(RollupTier.HOUR, bucket) : "";
         Map<Long, RollupObjects.Version> parts = new TreeMap<>();
         long end = bucket + tier.bucketNanos();
         for (Map.Entry<Long, RollupObjects.Version> part
-                : rollups.newest(projectId, dayOf(bucket), tier.finer(), within).entrySet()) {
+                : rollups.newest(projectId, TimeBuckets.dayOf(bucket), tier.finer(), within).entrySet()) {
             if (part.getKey() >= bucket && part.getKey() < end) {
                 parts.put(part.getKey(), part.getValue());
             }
@@ -162,8 +161,8 @@ public class RollupBuilds {
 
     /** The newest version of one bucket's rollup, if any. */
     public Optional<RollupObjects.Version> newest(String projectId, RollupTier tier, long bucket) {
-        return Optional.ofNullable(rollups.newest(projectId, dayOf(bucket), tier,
-                RollupObjects.bucketName(tier, bucket)).get(bucket));
+        return Optional.ofNullable(rollups.newest(projectId, TimeBuckets.dayOf(bucket), tier,
+                TimeBuckets.name(tier, bucket)).get(bucket));
     }
 
     /** The newest version of each bucket of a tier in a project's day whose name starts with {@code within}. */
@@ -174,11 +173,6 @@ public class RollupBuilds {
     /** A stored rollup; empty when that version is gone. */
     public Optional<Rollup> read(RollupObjects.Version version) {
         return rollups.read(version).map(RollupCodec::read);
-    }
-
-    /** The day (UTC) a bucket starts in. */
-    public static LocalDate dayOf(long nanos) {
-        return LocalDate.ofInstant(Instant.ofEpochSecond(Math.floorDiv(nanos, 1_000_000_000L)), ZoneOffset.UTC);
     }
 
     private static ExportProfilesServiceRequest parse(byte[] otlp, ChunkTimeIndex.Entry entry) {

@@ -1,6 +1,7 @@
 package chunkrelay.envelope.views;
 
 import chunkrelay.envelope.errors.RelayError;
+import chunkrelay.storage.TimeBuckets;
 import chunkrelay.translate.view.MergedProfile;
 import chunkrelay.translate.view.ProfileDiff;
 import chunkrelay.translate.view.TimeGrid;
@@ -77,8 +78,8 @@ public class ProfileQuestions {
      * @throws RelayError 400 for a step that is not positive or makes more than 2000 steps
      */
     public Timeline.Result timeline(ViewQuery query, Duration step, Timeline.By by) {
-        long from = ViewQuery.nanos(query.from());
-        long to = ViewQuery.nanos(query.to());
+        long from = TimeBuckets.nanos(query.from());
+        long to = TimeBuckets.nanos(query.to());
         long stepNanos = step == null ? niceStep(to - from) : step.toNanos();
         if (stepNanos <= 0) {
             throw ViewQuery.bad("step must be positive, got " + step);

@@ -9,6 +9,7 @@ import chunkrelay.translate.view.MergedProfile;
 import chunkrelay.translate.view.OtlpViewWriter;
 import chunkrelay.translate.view.PprofWriter;
 import chunkrelay.storage.ChunkTimeIndex;
+import chunkrelay.storage.TimeBuckets;
 import chunkrelay.translate.view.TimeGrid;
 import chunkrelay.translate.view.SpeedscopeWriter;
 import jakarta.inject.Singleton;
@@ -77,8 +78,8 @@ public class ProfileViews {
      */
     public ChunkListing chunks(ViewQuery query) {
         String project = Long.toString(query.project());
-        long from = ViewQuery.nanos(query.from());
-        long to = ViewQuery.nanos(query.to());
+        long from = TimeBuckets.nanos(query.from());
+        long to = TimeBuckets.nanos(query.to());
         List<ChunkSummary> summaries = new ArrayList<>();
         boolean[] truncated = {false};
         index.overlappingRange(project, from, to, entry -> {
@@ -113,7 +114,7 @@ public class ProfileViews {
                 long end = Long.MIN_VALUE;
                 for (int behind = 0; behind <= ChunkTimeIndex.LOOK_BEHIND_MINUTES; behind++) {
                     for (ChunkTimeIndex.Entry entry : index.startingIn(id,
-                            newest - behind * ChunkTimeIndex.MINUTE_NANOS)) {
+                            newest - behind * TimeBuckets.MINUTE_NANOS)) {
                         end = Math.max(end, entry.lastSampleNanos());
                     }
                 }

@@ -10,6 +10,7 @@ import chunkrelay.storage.ChunkMetadata;
 import chunkrelay.storage.ChunkTimeIndex;
 import chunkrelay.storage.RollupObjects;
 import chunkrelay.storage.RollupTier;
+import chunkrelay.storage.TimeBuckets;
 import chunkrelay.translate.view.ChunkAttributes;
 import chunkrelay.translate.view.MergedProfile;
 import chunkrelay.translate.view.ProfileMerger;
@@ -44,7 +45,7 @@ import java.util.Set;
  */
 @Singleton
 public class RangeReader {
-    private static final long MINUTE = ChunkTimeIndex.MINUTE_NANOS;
+    private static final long MINUTE = TimeBuckets.MINUTE_NANOS;
 
     private final ChunkArchive archive;
     private final ChunkTimeIndex index;
@@ -119,7 +120,7 @@ public class RangeReader {
             long from = filter.fromNanos();
             long to = filter.toNanos();
             long firstWhole = Math.floorDiv(from + MINUTE - 1, MINUTE) * MINUTE;
-            long lastWhole = ChunkTimeIndex.minuteOf(to);
+            long lastWhole = TimeBuckets.minuteOf(to);
             if (filter.byLink()) {
                 raw(from, to, Cause.ASKED);
                 return new Answer(null, rollupsRead, chunksRead);
@@ -144,7 +145,7 @@ public class RangeReader {
             if (from >= to) {
                 return;
             }
-            long minute = ChunkTimeIndex.minuteOf(from);
+            long minute = TimeBuckets.minuteOf(from);
             if (fits(RollupTier.MINUTE)) {
                 RollupObjects.Version version = newest(RollupTier.MINUTE, minute);
                 Optional<Rollup> rollup = version == null ? Optional.empty() : rollups.read(version);
@@ -255,8 +256,8 @@ public class RangeReader {
 
         /** The newest version of a bucket's rollup, from one listing per day (days, hours) or hour (minutes). */
         private RollupObjects.Version newest(RollupTier tier, long bucket) {
-            LocalDate day = RollupBuilds.dayOf(bucket);
-            String within = tier == RollupTier.MINUTE ? RollupObjects.bucketName(RollupTier.HOUR, bucket) : "";
+            LocalDate day = TimeBuckets.dayOf(bucket);
+            String within = tier == RollupTier.MINUTE ? TimeBuckets.name(RollupTier.HOUR, bucket) : "";
             String key = tier + "/" + day + "/" + within;
             return listed.computeIfAbsent(key, k -> rollups.newestOf(project, day, tier, within)).get(bucket);
         }

@@ -1,6 +1,7 @@
 package chunkrelay.envelope.views;
 
 import chunkrelay.envelope.errors.RelayError;
+import chunkrelay.storage.TimeBuckets;
 import chunkrelay.translate.view.ViewFilter;
 import io.micronaut.http.HttpParameters;
 import io.micronaut.http.HttpStatus;
@@ -93,7 +94,7 @@ public record ViewQuery(long project, Instant from, Instant to, String profilerI
     }
 
     public ViewFilter filter() {
-        return new ViewFilter(nanos(from), nanos(to), profilerId, threadId, traceId, spanId, platform, release,
+        return new ViewFilter(TimeBuckets.nanos(from), TimeBuckets.nanos(to), profilerId, threadId, traceId, spanId, platform, release,
                 environment);
     }
 
@@ -111,10 +112,6 @@ public record ViewQuery(long project, Instant from, Instant to, String profilerI
     /** Now on the relay's clock, in whole seconds: the end of a range given without one. */
     static Instant now(java.time.Clock clock) {
         return clock.instant().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
-    }
-
-    static long nanos(Instant instant) {
-        return instant.getEpochSecond() * 1_000_000_000L + instant.getNano();
     }
 
     static Instant time(String name, String value) {

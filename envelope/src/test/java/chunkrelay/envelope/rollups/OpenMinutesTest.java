@@ -5,8 +5,8 @@ import chunkrelay.envelope.derivation.ChunkDerivations;
 import chunkrelay.envelope.testing.FleetChunks;
 import chunkrelay.envelope.testing.RelayClient;
 import chunkrelay.envelope.testing.RunningRelay;
-import chunkrelay.storage.ChunkTimeIndex;
 import chunkrelay.storage.EmbeddedS3Server;
+import chunkrelay.storage.TimeBuckets;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -89,7 +89,7 @@ class OpenMinutesTest {
         relays.forEach(r -> sentAt.add(new ArrayDeque<>()));
         Random random = new Random(11);
         // the minute the first chunk's samples start in: it ends 5 s after now and lasts 10 s
-        long runStart = ChunkTimeIndex.minuteOf(nanos(first.clock().instant()) - 5 * SECOND);
+        long runStart = TimeBuckets.minuteOf(nanos(first.clock().instant()) - 5 * SECOND);
         int sent = 0;
         for (int step = 1; step <= steps; step++) {
             relays.forEach(r -> r.clock().advance(STEP));
@@ -113,8 +113,8 @@ class OpenMinutesTest {
                 long to = Math.floorDiv(now, SECOND) * SECOND;
                 List<FleetAnswers.Archived> archived = FleetAnswers.Archived.all(asked);
                 // the page's default range, the last five minutes, and a range from a random minute of the run
-                FleetAnswers.assertSameAnswer(asked, archived, ChunkTimeIndex.minuteOf(to - 60 * MINUTE), to, "", 60);
-                FleetAnswers.assertSameAnswer(asked, archived, ChunkTimeIndex.minuteOf(to) - 5 * MINUTE, to, "", 1);
+                FleetAnswers.assertSameAnswer(asked, archived, TimeBuckets.minuteOf(to - 60 * MINUTE), to, "", 60);
+                FleetAnswers.assertSameAnswer(asked, archived, TimeBuckets.minuteOf(to) - 5 * MINUTE, to, "", 1);
                 long from = runStart - MINUTE * random.nextInt(2)
                         + MINUTE * random.nextInt((int) ((to - runStart) / MINUTE) + 1);
                 String filter = switch (step % 4) {
@@ -123,7 +123,7 @@ class OpenMinutesTest {
                     case 2 -> "&thread_id=2";
                     default -> "";
                 };
-                FleetAnswers.assertSameAnswer(asked, archived, Math.min(from, ChunkTimeIndex.minuteOf(to)), to,
+                FleetAnswers.assertSameAnswer(asked, archived, Math.min(from, TimeBuckets.minuteOf(to)), to,
                         filter, 10);
             }
         }

@@ -1,0 +1,102 @@
+package chunkrelay.envelope.rollups;
+
+import chunkrelay.storage.RollupObjects;
+import chunkrelay.storage.RollupTier;
+import chunkrelay.storage.TimeBuckets;
+import jakarta.inject.Singleton;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Consumer;
+
+/**
+ * The minute → hour → day cascade, for the builder and the {@code reindex} command alike: a minute's rollup is built
+ * once the minute has settled, and makes its hour due; a due hour or day is brought up to date once its last minute
+ * has settled (built again when its newest version holds fewer chunks than its parts' newest together), and makes its
+ * day due in turn. What is built is told to a {@code built} listener, by tier.
+ */
+@Singleton
+public class RollupCascade {
+    private final RollupBuilds builds;
+    private final TimeBuckets buckets;
+
+    public RollupCascade(RollupBuilds builds, TimeBuckets buckets) {
+        this.builds = builds;
+        this.buckets = buckets;
+    }
+
+    /** The hours and days of one project whose rollups are due, a part of them built. Not thread-safe. */
+    public static final class Due {
+        private final Set<Long> hours = new TreeSet<>();
+        private final Set<Long> days = new TreeSet<>();
+
+        /** A minute of an hour has a rollup (or may have one not yet in its hour's): the hour is due. */
+        public void minute(long minuteNanos) {
+            hours.add(RollupTier.HOUR.bucketOf(minuteNanos));
+        }
+    }
+
+    /** Builds the rollup of each minute that has settled, from the index; each one built makes its hour due. */
+    public void buildMinutes(String project, Collection<Long> minutes, Due due, Consumer<RollupTier> built) {
+        for (long minute : minutes) {
+            if (buckets.settled(minute) && builds.buildMinute(project, minute).isPresent()) {
+                built.accept(RollupTier.MINUTE);
+                due.minute(minute);
+            }
+        }
+    }
+
+    /** Brings the due hours that have settled up to date, then the due days; the others stay due. */
+    public void buildDue(String project, Due due, Consumer<RollupTier> built) {
+        buildDue(project, RollupTier.HOUR, due.hours, due.days, built);
+        buildDue(project, RollupTier.DAY, due.days, null, built);
+    }
+
+    /**
+     * Whether the hour and the day of a minute hold the minute's newest rollup, or have not settled yet: a settled one
+     * that does not is brought up to date first.
+     */
+    public boolean coarserHold(String project, long minute, Consumer<RollupTier> built) {
+        long hour = RollupTier.HOUR.bucketOf(minute);
+        long day = RollupTier.DAY.bucketOf(minute);
+        boolean hourHolds = !buckets.settled(RollupTier.HOUR, hour) || ensure(project, RollupTier.HOUR, hour, built);
+        boolean dayHolds = !buckets.settled(RollupTier.DAY, day) || ensure(project, RollupTier.DAY, day, built);
+        return hourHolds && dayHolds;
+    }
+
+    private void buildDue(String project, RollupTier tier, Set<Long> due, Set<Long> dueNext,
+                          Consumer<RollupTier> built) {
+        for (Long bucket : new ArrayList<>(due)) {
+            if (!buckets.settled(tier, bucket)) {
+                continue;
+            }
+            ensure(project, tier, bucket, built);
+            due.remove(bucket);
+            if (dueNext != null) {
+                dueNext.add(tier.coarser().bucketOf(bucket));
+            }
+        }
+    }
+
+    /**
+     * Builds an hour's or day's rollup when its newest version holds fewer chunks than its parts' newest; true when
+     * it is up to date after.
+     */
+    private boolean ensure(String project, RollupTier tier, long bucket, Consumer<RollupTier> built) {
+        long expected = builds.parts(project, tier, bucket).values().stream()
+                .mapToLong(RollupObjects.Version::chunks).sum();
+        if (expected == 0) {
+            return true;
+        }
+        Optional<RollupObjects.Version> newest = builds.newest(project, tier, bucket);
+        if (newest.isPresent() && newest.get().chunks() >= expected) {
+            return true;
+        }
+        Optional<RollupObjects.Version> rebuilt = builds.buildFromParts(project, tier, bucket);
+        rebuilt.ifPresent(v -> built.accept(tier));
+        return rebuilt.isPresent() && rebuilt.get().chunks() >= expected;
+    }
+}
