@@ -2,6 +2,7 @@ package chunkrelay.bench;
 
 import chunkrelay.chunk.fixtures.Fixtures;
 import chunkrelay.chunk.fixtures.SdkRequest;
+import chunkrelay.storage.TimeBuckets;
 import chunkrelay.translate.ChunkTranslator;
 import chunkrelay.translate.TranslationContext;
 import chunkrelay.translate.view.ProfileMerger;
@@ -244,8 +245,8 @@ final class FleetRelayViews {
     private int edgeChunks(long fromSeconds, long toSeconds) {
         long from = fromSeconds * 1_000_000_000L;
         long to = toSeconds * 1_000_000_000L;
-        long firstWhole = Math.floorDiv(from + 59_999_999_999L, 60_000_000_000L) * 60_000_000_000L;
-        long lastWhole = Math.floorDiv(to, 60_000_000_000L) * 60_000_000_000L;
+        long firstWhole = TimeBuckets.minuteOf(from + TimeBuckets.MINUTE_NANOS - 1);
+        long lastWhole = TimeBuckets.minuteOf(to);
         int chunks = 0;
         synchronized (shifts) {
             for (long shift : shifts) {

@@ -19,7 +19,8 @@ import java.util.TreeSet;
 /**
  * Brings an archive written before the index by time up to date, for the {@code reindex} command: files every chunk
  * of a project's days in the index, then builds the rollups of every settled minute, hour and day it filed them
- * under ({@link RollupCascade}, as the builder does). Safe beside running relays: index entries and rollup versions are written idempotently.
+ * under ({@link RollupCascade}, as the builder does). Safe beside running relays: index entries and rollup versions
+ * are written idempotently.
  */
 @Singleton
 public class ArchiveReindex {
