@@ -4,10 +4,8 @@ import chunkrelay.envelope.schedule.ClockedSchedule;
 import chunkrelay.storage.ArchiveUnavailableException;
 import chunkrelay.storage.ChunkArchive;
 import chunkrelay.storage.ChunkTimeIndex;
-import chunkrelay.storage.RollupObjects;
 import chunkrelay.storage.RollupTier;
 import chunkrelay.storage.TimeBuckets;
-import chunkrelay.translate.view.Rollup;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micronaut.context.annotation.Requires;
 import io.micronaut.context.env.Environment;
@@ -25,9 +23,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -125,7 +121,7 @@ public class RollupBuilder implements ApplicationEventListener<ServerStartupEven
     public synchronized void runOnce() {
         for (String project : archive.listProjects()) {
             buildSettled(project);
-            absorbLate(project);
+            lateChunks.set(cascade.absorbLate(project, this::built));
         }
     }
 
@@ -172,51 +168,6 @@ public class RollupBuilder implements ApplicationEventListener<ServerStartupEven
 
     private RollupCascade.Due due(String project) {
         return due.computeIfAbsent(project, p -> new RollupCascade.Due());
-    }
-
-    /**
-     * Puts every late chunk whose form is derived into the rollups of its minute, hour and day, and takes it off the
-     * late queue once they all hold it.
-     */
-    private void absorbLate(String project) {
-        Map<Long, List<ChunkTimeIndex.Entry>> byMinute = new TreeMap<>();
-        for (ChunkTimeIndex.Entry entry : index.late(project)) {
-            byMinute.computeIfAbsent(entry.minuteNanos(), m -> new ArrayList<>()).add(entry);
-        }
-        lateChunks.set(byMinute.values().stream().mapToInt(List::size).sum());
-        for (Map.Entry<Long, List<ChunkTimeIndex.Entry>> minute : byMinute.entrySet()) {
-            if (!buckets.settled(minute.getKey())) {
-                continue;
-            }
-            Optional<Rollup> newest = builds.newest(project, RollupTier.MINUTE, minute.getKey()).flatMap(builds::read);
-            Optional<Rollup> rollup = newest;
-            if (newest.isEmpty() || lacksDerived(newest.get(), minute.getValue())) {
-                // a minute with a rollup takes its late chunks in; one without is built from its index
-                Optional<RollupObjects.Version> rebuilt = newest.isEmpty()
-                        ? builds.buildMinute(project, minute.getKey())
-                        : builds.absorb(project, minute.getKey(), newest.get(), minute.getValue());
-                rebuilt.ifPresent(v -> built(RollupTier.MINUTE));
-                rollup = rebuilt.isPresent() ? rebuilt.flatMap(builds::read) : newest;
-            }
-            boolean coarserHold = cascade.coarserHold(project, minute.getKey(), this::built);
-            if (rollup.isPresent() && coarserHold) {
-                for (ChunkTimeIndex.Entry entry : minute.getValue()) {
-                    if (rollup.get().included().contains(entry.name())) {
-                        index.removeLate(entry);
-                    }
-                }
-            }
-        }
-    }
-
-    /** Whether a minute's rollup lacks one of its late chunks that is derived by now. */
-    private boolean lacksDerived(Rollup rollup, List<ChunkTimeIndex.Entry> late) {
-        for (ChunkTimeIndex.Entry entry : late) {
-            if (!rollup.included().contains(entry.name()) && archive.derivedMetadata(entry.key()).isPresent()) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private void built(RollupTier tier) {

@@ -1,14 +1,20 @@
 package chunkrelay.envelope.rollups;
 
+import chunkrelay.storage.ChunkArchive;
+import chunkrelay.storage.ChunkTimeIndex;
 import chunkrelay.storage.RollupObjects;
 import chunkrelay.storage.RollupTier;
 import chunkrelay.storage.TimeBuckets;
+import chunkrelay.translate.view.Rollup;
 import jakarta.inject.Singleton;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Consumer;
 
@@ -16,14 +22,19 @@ import java.util.function.Consumer;
  * The minute → hour → day cascade, for the builder and the {@code reindex} command alike: a minute's rollup is built
  * once the minute has settled, and makes its hour due; a due hour or day is brought up to date once its last minute
  * has settled (built again when its newest version holds fewer chunks than its parts' newest together), and makes its
- * day due in turn. What is built is told to a {@code built} listener, by tier.
+ * day due in turn. Late chunks go down the same cascade ({@link #absorbLate}). What is built is told to a
+ * {@code built} listener, by tier.
  */
 @Singleton
 public class RollupCascade {
+    private final ChunkArchive archive;
+    private final ChunkTimeIndex index;
     private final RollupBuilds builds;
     private final TimeBuckets buckets;
 
-    public RollupCascade(RollupBuilds builds, TimeBuckets buckets) {
+    public RollupCascade(ChunkArchive archive, ChunkTimeIndex index, RollupBuilds builds, TimeBuckets buckets) {
+        this.archive = archive;
+        this.index = index;
         this.builds = builds;
         this.buckets = buckets;
     }
@@ -56,10 +67,57 @@ public class RollupCascade {
     }
 
     /**
+     * Puts every late chunk of a project whose form is derived into the rollups of its settled minute, hour and day,
+     * and takes it off the late queue once they all hold it (see docs/archive.md, late chunks).
+     *
+     * @return how many late entries the queue held
+     */
+    public int absorbLate(String project, Consumer<RollupTier> built) {
+        Map<Long, List<ChunkTimeIndex.Entry>> byMinute = new TreeMap<>();
+        for (ChunkTimeIndex.Entry entry : index.late(project)) {
+            byMinute.computeIfAbsent(entry.minuteNanos(), m -> new ArrayList<>()).add(entry);
+        }
+        for (Map.Entry<Long, List<ChunkTimeIndex.Entry>> minute : byMinute.entrySet()) {
+            if (!buckets.settled(minute.getKey())) {
+                continue;
+            }
+            Optional<Rollup> newest = builds.newest(project, RollupTier.MINUTE, minute.getKey()).flatMap(builds::read);
+            Optional<Rollup> rollup = newest;
+            if (newest.isEmpty() || lacksDerived(newest.get(), minute.getValue())) {
+                // a minute with a rollup takes its late chunks in; one without is built from its index
+                Optional<RollupObjects.Version> rebuilt = newest.isEmpty()
+                        ? builds.buildMinute(project, minute.getKey())
+                        : builds.absorb(project, minute.getKey(), newest.get(), minute.getValue());
+                rebuilt.ifPresent(v -> built.accept(RollupTier.MINUTE));
+                rollup = rebuilt.isPresent() ? rebuilt.flatMap(builds::read) : newest;
+            }
+            boolean coarserHold = coarserHold(project, minute.getKey(), built);
+            if (rollup.isPresent() && coarserHold) {
+                for (ChunkTimeIndex.Entry entry : minute.getValue()) {
+                    if (rollup.get().included().contains(entry.name())) {
+                        index.removeLate(entry);
+                    }
+                }
+            }
+        }
+        return byMinute.values().stream().mapToInt(List::size).sum();
+    }
+
+    /** Whether a minute's rollup lacks one of its late chunks that is derived by now. */
+    private boolean lacksDerived(Rollup rollup, List<ChunkTimeIndex.Entry> late) {
+        for (ChunkTimeIndex.Entry entry : late) {
+            if (!rollup.included().contains(entry.name()) && archive.derivedMetadata(entry.key()).isPresent()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
      * Whether the hour and the day of a minute hold the minute's newest rollup, or have not settled yet: a settled one
      * that does not is brought up to date first.
      */
-    public boolean coarserHold(String project, long minute, Consumer<RollupTier> built) {
+    private boolean coarserHold(String project, long minute, Consumer<RollupTier> built) {
         long hour = RollupTier.HOUR.bucketOf(minute);
         long day = RollupTier.DAY.bucketOf(minute);
         boolean hourHolds = !buckets.settled(RollupTier.HOUR, hour) || ensure(project, RollupTier.HOUR, hour, built);
