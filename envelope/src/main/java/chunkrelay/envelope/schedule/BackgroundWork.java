@@ -3,6 +3,7 @@ package chunkrelay.envelope.schedule;
 import io.micronaut.context.annotation.Value;
 import io.micronaut.context.event.ApplicationEventListener;
 import io.micronaut.context.event.ShutdownEvent;
+import io.micronaut.core.order.Ordered;
 import jakarta.inject.Singleton;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,7 +34,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * hand-out then run nothing when the clock moves, and the test drives the jobs itself ({@code runDue}).
  */
 @Singleton
-public class BackgroundWork implements ApplicationEventListener<ShutdownEvent> {
+public class BackgroundWork implements ApplicationEventListener<ShutdownEvent>, Ordered {
     private static final Logger LOG = LoggerFactory.getLogger(BackgroundWork.class);
 
     /** The stop order: what feeds a stage stops before it, so that nothing acknowledged is left only in memory. */
@@ -130,6 +131,15 @@ public class BackgroundWork implements ApplicationEventListener<ShutdownEvent> {
     @Override
     public void onApplicationEvent(ShutdownEvent event) {
         stop();
+    }
+
+    /**
+     * Right after Micronaut's graceful shutdown (a listener of the highest precedence, which lets requests in flight
+     * finish), before any other listener, and before the context destroys the beans the steps use.
+     */
+    @Override
+    public int getOrder() {
+        return Ordered.HIGHEST_PRECEDENCE + 1;
     }
 
     /**
