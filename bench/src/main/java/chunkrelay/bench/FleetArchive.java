@@ -9,6 +9,7 @@ import chunkrelay.envelope.archive.RelayVersion;
 import chunkrelay.envelope.rollups.OpenMinutes;
 import chunkrelay.envelope.rollups.RollupBuilds;
 import chunkrelay.envelope.rollups.RollupConfig;
+import chunkrelay.envelope.schedule.BackgroundWork;
 import chunkrelay.envelope.testing.FleetChunks;
 import chunkrelay.envelope.views.RangeReader;
 import chunkrelay.envelope.views.ViewsConfig;
@@ -99,7 +100,7 @@ final class FleetArchive implements AutoCloseable {
         builds = new RollupBuilds(archive, index, rollups);
         noRollups = new RollupBuilds(archive, index, new RollupObjects(noRollupStore));
         // an archive written before the bench: no minute of it is open in this process
-        chunkReads = new WholeChunkReads(archive);
+        chunkReads = new WholeChunkReads(archive, new BackgroundWork(Clock.systemUTC(), Duration.ofSeconds(30)));
         noOpenMinutes = new OpenMinutes(archive, buckets, rollups, ROLLUPS, Clock.fixed(Instant.EPOCH, ZoneOffset.UTC),
                 new SimpleMeterRegistry());
     }

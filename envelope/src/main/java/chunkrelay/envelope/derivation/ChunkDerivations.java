@@ -10,6 +10,7 @@ import chunkrelay.envelope.links.LinkedSpans;
 import chunkrelay.envelope.links.LinksConfig;
 import chunkrelay.envelope.recovery.UnderivedSearch;
 import chunkrelay.envelope.rollups.OpenMinutes;
+import chunkrelay.envelope.schedule.BackgroundWork;
 import chunkrelay.envelope.schedule.DueWork;
 import chunkrelay.storage.ArchiveKey;
 import chunkrelay.storage.ArchiveResult;
@@ -19,7 +20,6 @@ import chunkrelay.translate.ChunkTranslator;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micronaut.runtime.event.annotation.EventListener;
 import io.micronaut.runtime.server.event.ServerStartupEvent;
-import jakarta.annotation.PreDestroy;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import org.slf4j.Logger;
@@ -65,7 +65,6 @@ public class ChunkDerivations {
     /** The reason of a chunk the relay failed on: its own bug, not one of Relay's reasons for a bad chunk. */
     public static final String INTERNAL_ERROR = "internal_error";
     private static final Duration RETRY = Duration.ofSeconds(5);
-    private static final Duration STOP_BUDGET = Duration.ofSeconds(20);
     static final long TICK_MILLIS = 100;
     /** Without a window, the search at start waits at most this long on the clock (the recovery interval if less). */
     private static final Duration FIRST_SEARCH = Duration.ofSeconds(2);
@@ -75,6 +74,7 @@ public class ChunkDerivations {
     private final ChunkForwarder forwarder;
     private final MeterRegistry meters;
     private final ScheduledThreadPoolExecutor scheduler;
+    private final BackgroundWork work;
     private final DueWork due;
     private final AtomicBoolean handingOut = new AtomicBoolean();
     private final Map<String, Pending> pending = new ConcurrentHashMap<>();
@@ -95,18 +95,16 @@ public class ChunkDerivations {
     public ChunkDerivations(LinksConfig config, ChunkArchive archive, ChunkProcessor processor,
                             ChunkTranslator translator, LinkedSpans spans, ChunkForwarder forwarder,
                             ProjectRegistry projects, RelayVersion version, OpenMinutes openMinutes,
-                            MeterRegistry meters, Clock clock) {
+                            MeterRegistry meters, Clock clock, BackgroundWork work) {
         this.config = config;
         this.openMinutes = openMinutes;
         this.archive = archive;
         this.forwarder = forwarder;
         this.meters = meters;
         this.due = new DueWork(clock);
-        this.scheduler = new ScheduledThreadPoolExecutor(config.threads(), runnable -> {
-            Thread thread = new Thread(runnable, "chunk-derivation");
-            thread.setDaemon(true);
-            return thread;
-        });
+        this.work = work;
+        this.scheduler = work.timer("chunk-derivation", config.threads());
+        work.atStop(BackgroundWork.Stage.DERIVATION, "chunk derivations", this::stop);
         meters.gauge("relay.derivations.pending", pending, Map::size);
         meters.gauge("relay.derivations.pending.bytes", pendingBytes, AtomicLong::get);
         for (String when : List.of("window", "recovery", "stop")) {
@@ -137,6 +135,9 @@ public class ChunkDerivations {
 
     /** The scheduler thread's part: what is due runs on the pool, so that windows ending together derive together. */
     private void handOutDue() {
+        if (work.held()) {
+            return;
+        }
         try {
             due.takeDue().forEach(scheduler::execute);
         } catch (RejectedExecutionException e) {
@@ -320,12 +321,11 @@ public class ChunkDerivations {
      * Derives what still waits, within a budget. What is left keeps this relay's heartbeat, which a peer sees go
      * stale and recovers (or the next relay to start does); with nothing left the heartbeat is removed.
      */
-    @PreDestroy
-    void stop() {
+    private void stop(Duration budget) {
         stopping = true;
         search.stop();
         scheduler.shutdownNow();
-        long deadline = System.nanoTime() + STOP_BUDGET.toNanos();
+        long deadline = System.nanoTime() + budget.toNanos();
         List<Pending> waiting = new ArrayList<>(pending.values());
         for (Pending p : waiting) {
             if (System.nanoTime() > deadline) {

@@ -1,20 +1,22 @@
 package chunkrelay.envelope.forward;
 
+import chunkrelay.envelope.schedule.BackgroundWork;
 import chunkrelay.retry.Sleeper;
 import chunkrelay.translate.export.ExportCounters;
 import chunkrelay.translate.export.ForwardingQueue;
 import chunkrelay.translate.export.OtlpHttpExporter;
-import io.micronaut.context.annotation.Bean;
 import io.micronaut.context.annotation.Factory;
 import io.micronaut.context.annotation.Requires;
 import jakarta.inject.Singleton;
 
 import java.time.Clock;
+import java.time.Duration;
 
 /**
  * The OTLP/HTTP exporter and its forwarding queue, present when {@code relay.otlp.endpoint} is set. The queue is
- * closed at shutdown with {@code relay.otlp.drain-timeout}: what it cannot deliver by then is marked for replay.
- * It depends on the archive (through its listener), so it is closed before the archive is.
+ * closed at shutdown after derivation has handed it the chunks still waiting ({@link BackgroundWork.Stage}), within
+ * {@code relay.otlp.drain-timeout} and what is left of the shutdown budget: what it cannot deliver by then is marked
+ * for replay.
  */
 @Factory
 public class OtlpForwardingFactory {
@@ -32,9 +34,12 @@ public class OtlpForwardingFactory {
     }
 
     @Singleton
-    @Bean(preDestroy = "close")
     @Requires(property = "relay.otlp.endpoint")
-    ForwardingQueue forwardingQueue(OtlpHttpExporter exporter, DeliveryMarkers markers) {
-        return new ForwardingQueue(exporter, markers);
+    ForwardingQueue forwardingQueue(OtlpHttpExporter exporter, DeliveryMarkers markers, BackgroundWork work) {
+        ForwardingQueue queue = new ForwardingQueue(exporter, markers, work.threads("otlp-forward"));
+        Duration drain = exporter.settings().drainTimeout();
+        work.atStop(BackgroundWork.Stage.FORWARDING, "OTLP forwarding queue",
+                left -> queue.close(drain.compareTo(left) < 0 ? drain : left));
+        return queue;
     }
 }

@@ -1,22 +1,21 @@
 package chunkrelay.envelope.ingest;
 
 import chunkrelay.envelope.errors.RelayError;
+import chunkrelay.envelope.schedule.BackgroundWork;
 
 import io.micronaut.http.HttpHeaders;
 import io.micronaut.http.HttpStatus;
-import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 /**
@@ -30,22 +29,13 @@ public class IngestWorkers {
     private final int queueCapacity;
     private final long retryAfterSeconds;
 
-    public IngestWorkers(RelayLimits limits) {
+    public IngestWorkers(RelayLimits limits, BackgroundWork work) {
         int threads = limits.workerThreads();
         this.queueCapacity = Math.max(1, limits.workerQueue());
         this.retryAfterSeconds = limits.retryAfterSeconds();
-        AtomicInteger counter = new AtomicInteger();
-        this.executor = new ThreadPoolExecutor(threads, threads, 0, TimeUnit.MILLISECONDS,
-                new ArrayBlockingQueue<>(queueCapacity), runnable -> {
-                    Thread thread = new Thread(runnable, "ingest-worker-" + counter.incrementAndGet());
-                    thread.setDaemon(true);
-                    return thread;
-                });
-        this.timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "ingest-read-timeouts");
-            thread.setDaemon(true);
-            return thread;
-        });
+        this.executor = work.pool("ingest-worker", threads, new ArrayBlockingQueue<>(queueCapacity));
+        this.timer = work.timer("ingest-read-timeouts", 1);
+        work.atStop(BackgroundWork.Stage.INTAKE, "ingest workers", this::stop);
     }
 
     /** The one thread that checks the read timeouts of bodies being received. */
@@ -78,10 +68,10 @@ public class IngestWorkers {
         return executor.getQueue().size();
     }
 
-    @PreDestroy
-    void stop() throws InterruptedException {
+    /** Takes no new envelope and lets those queued finish, their chunks archived, within what is {@code left}. */
+    private void stop(Duration left) throws InterruptedException {
         timer.shutdownNow();
         executor.shutdown();
-        executor.awaitTermination(30, TimeUnit.SECONDS);
+        executor.awaitTermination(left.toMillis(), TimeUnit.MILLISECONDS);
     }
 }

@@ -1,6 +1,7 @@
 package chunkrelay.envelope.recovery;
 
 import chunkrelay.envelope.forward.DeliveryMarkers;
+import chunkrelay.envelope.schedule.BackgroundWork;
 import chunkrelay.envelope.schedule.ClockedSchedule;
 import chunkrelay.storage.ArchiveHeartbeats;
 import chunkrelay.storage.ArchiveKey;
@@ -17,13 +18,11 @@ import io.micronaut.context.annotation.Requires;
 import io.micronaut.context.env.Environment;
 import io.micronaut.context.event.ApplicationEventListener;
 import io.micronaut.runtime.server.event.ServerStartupEvent;
-import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
-import java.time.Duration;
 import java.time.LocalDate;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -73,7 +72,7 @@ public class RecoveryPass implements ApplicationEventListener<ServerStartupEvent
     private final ClockedSchedule schedule;
 
     public RecoveryPass(ChunkArchive archive, OtlpHttpExporter exporter, RecoveryConfig config, MeterRegistry meters,
-                        DeliveryMarkers markers, Clock clock) {
+                        DeliveryMarkers markers, Clock clock, BackgroundWork work) {
         this.archive = archive;
         this.exporter = exporter;
         this.config = config;
@@ -84,7 +83,7 @@ public class RecoveryPass implements ApplicationEventListener<ServerStartupEvent
         this.heartbeats = new ArchiveHeartbeats(archive.store(), ArchiveLayout.FORWARDERS, config.interval(),
                 config.interval().multipliedBy(3), clock);
         this.searches = meters.counter("relay.recovery.delivery.searches");
-        this.schedule = new ClockedSchedule("recovery-pass", clock);
+        this.schedule = work.schedule("recovery-pass");
     }
 
     @Override
@@ -93,11 +92,6 @@ public class RecoveryPass implements ApplicationEventListener<ServerStartupEvent
             return;
         }
         schedule.every(config.interval(), config.interval(), this::runQuietly);
-    }
-
-    @PreDestroy
-    void stop() throws InterruptedException {
-        schedule.stopNow(Duration.ofSeconds(10));
     }
 
     /** Runs the pass if an interval has passed on the clock since the last; for a test that moved a test clock. */

@@ -1,6 +1,7 @@
 package chunkrelay.envelope.recovery;
 
 import chunkrelay.envelope.forward.OtlpConfig;
+import chunkrelay.envelope.schedule.BackgroundWork;
 import chunkrelay.storage.ArchiveUnavailableException;
 import chunkrelay.storage.ArchivedChunk;
 import chunkrelay.storage.ChunkArchive;
@@ -23,8 +24,8 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
 
 /**
  * Re-sends archived OTLP forms of a project's chunks in a date range to the OTLP endpoint: every chunk without a
@@ -48,14 +49,16 @@ public class ReplayCommand {
     private final DeliveryLeases leases;
     private final Optional<Duration> maxAge;
     private final Clock clock;
+    private final BackgroundWork work;
 
     public ReplayCommand(ChunkArchive archive, OtlpHttpExporter exporter, RecoveryConfig recovery, OtlpConfig otlp,
-                         Clock clock) {
+                         Clock clock, BackgroundWork work) {
         this.archive = archive;
         this.exporter = exporter;
         this.leases = new DeliveryLeases(archive.store(), recovery.lease(), clock);
         this.maxAge = Optional.ofNullable(otlp.maxAge());
         this.clock = clock;
+        this.work = work;
     }
 
     /** {@link #plan} without the refused chunks, then {@link #replay(ReplayPlan)}. */
@@ -114,11 +117,7 @@ public class ReplayCommand {
         List<String> refusals = new ArrayList<>();
         int delivered = 0;
         int deliveredMeanwhile = 0;
-        ExecutorService workers = Executors.newFixedThreadPool(exporter.settings().workers(), runnable -> {
-            Thread thread = new Thread(runnable, "otlp-replay");
-            thread.setDaemon(true);
-            return thread;
-        });
+        ExecutorService workers = work.pool("otlp-replay", exporter.settings().workers(), new LinkedBlockingQueue<>());
         try {
             for (Future<Outcome> sent : workers.invokeAll(sends)) {
                 Outcome outcome = sent.get();

@@ -3,6 +3,8 @@ package chunkrelay.envelope.retention;
 import chunkrelay.envelope.archive.StorageConfig;
 import chunkrelay.envelope.auth.ProjectIds;
 import chunkrelay.envelope.auth.ProjectRegistry;
+import chunkrelay.envelope.schedule.BackgroundWork;
+import chunkrelay.envelope.schedule.ClockedSchedule;
 import chunkrelay.storage.ArchiveLayout;
 import chunkrelay.storage.ArchiveUnavailableException;
 import chunkrelay.storage.ObjectLease;
@@ -14,7 +16,6 @@ import io.micronaut.context.annotation.Requires;
 import io.micronaut.context.env.Environment;
 import io.micronaut.context.event.ApplicationEventListener;
 import io.micronaut.runtime.server.event.ServerStartupEvent;
-import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,9 +25,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -36,8 +34,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * one or two intervals after it stops. After each sweep it publishes what each project keeps
  * ({@link ArchiveSizes}); a replica that does not hold the lease publishes none, so the sizes are counted once.
  *
- * <p>A thread looks every second whether a sweep is due; a test on a test clock moves the clock and calls
- * {@link #runDue}. In the server only: absent from the command lines' {@code cli} environment.
+ * <p>Its {@link ClockedSchedule} looks every second of the clock whether a sweep is due; a test on a test clock holds
+ * the background work, moves the clock and calls {@link #runDue}. In the server only: absent from the command lines'
+ * {@code cli} environment.
  */
 @Singleton
 @Requires(notEnv = Environment.CLI)
@@ -50,6 +49,8 @@ public class ArchiveRetention implements ApplicationEventListener<ServerStartupE
      */
     static final Duration SPAN_LOG_USE = Duration.ofDays(2);
     private static final Duration RETRY = Duration.ofMinutes(1);
+    /** How often the schedule looks whether a sweep is due. */
+    private static final Duration LOOK = Duration.ofSeconds(1);
 
     private final StorageConfig config;
     private final Duration defaultRetention;
@@ -62,14 +63,10 @@ public class ArchiveRetention implements ApplicationEventListener<ServerStartupE
     private final AtomicLong deletedObjects = new AtomicLong();
     private final AtomicLong deletedBytes = new AtomicLong();
     private Instant next = Instant.MIN;
-    private final ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(runnable -> {
-        Thread t = new Thread(runnable, "retention-sweep");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ClockedSchedule schedule;
 
     public ArchiveRetention(ObjectStore store, StorageConfig config, ProjectRegistry projects, MeterRegistry meters,
-                            Clock clock) {
+                            Clock clock, BackgroundWork work) {
         this.config = config;
         this.defaultRetention = config.retentionPeriod();
         this.clock = clock;
@@ -88,6 +85,8 @@ public class ArchiveRetention implements ApplicationEventListener<ServerStartupE
         this.sizes = new ArchiveSizes(meters);
         this.sweeps = meters.counter("relay.retention.sweeps", "outcome", "swept");
         this.failures = meters.counter("relay.retention.sweeps", "outcome", "failed");
+        this.schedule = work.schedule("retention-sweep");
+        work.atStop(BackgroundWork.Stage.PERIODIC, "the retention lease", left -> releaseLease());
     }
 
     private Duration retentionOf(ProjectRegistry projects, String project) {
@@ -97,25 +96,14 @@ public class ArchiveRetention implements ApplicationEventListener<ServerStartupE
 
     @Override
     public void onApplicationEvent(ServerStartupEvent event) {
-        thread.scheduleWithFixedDelay(this::runDueQuietly, 0, 1, TimeUnit.SECONDS);
+        schedule.every(LOOK, Duration.ZERO, this::runDue);
     }
 
-    @PreDestroy
-    void stop() throws InterruptedException {
-        thread.shutdownNow();
-        thread.awaitTermination(10, TimeUnit.SECONDS);
+    private void releaseLease() {
         try {
             lease.release();
         } catch (ArchiveUnavailableException e) {
             LOG.debug("could not release the retention lease; it lapses by itself: {}", e.getMessage());
-        }
-    }
-
-    private void runDueQuietly() {
-        try {
-            runDue();
-        } catch (RuntimeException e) {
-            LOG.error("retention sweep failed", e);
         }
     }
 

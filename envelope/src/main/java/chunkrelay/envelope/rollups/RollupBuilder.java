@@ -1,5 +1,6 @@
 package chunkrelay.envelope.rollups;
 
+import chunkrelay.envelope.schedule.BackgroundWork;
 import chunkrelay.envelope.schedule.ClockedSchedule;
 import chunkrelay.storage.ArchiveUnavailableException;
 import chunkrelay.storage.ChunkArchive;
@@ -11,7 +12,6 @@ import io.micronaut.context.annotation.Requires;
 import io.micronaut.context.env.Environment;
 import io.micronaut.context.event.ApplicationEventListener;
 import io.micronaut.runtime.server.event.ServerStartupEvent;
-import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -63,7 +63,7 @@ public class RollupBuilder implements ApplicationEventListener<ServerStartupEven
 
     public RollupBuilder(ChunkArchive archive, ChunkTimeIndex index, RollupBuilds builds, RollupCascade cascade,
                          TimeBuckets buckets, OpenMinutes openMinutes, RollupConfig config, Clock clock,
-                         MeterRegistry meters) {
+                         MeterRegistry meters, BackgroundWork work) {
         this.archive = archive;
         this.openMinutes = openMinutes;
         this.index = index;
@@ -74,7 +74,8 @@ public class RollupBuilder implements ApplicationEventListener<ServerStartupEven
         this.clock = clock;
         this.meters = meters;
         this.lateChunks = meters.gauge("relay.rollups.late.chunks", new AtomicInteger());
-        this.schedule = new ClockedSchedule("rollup-builder", clock);
+        this.schedule = work.schedule("rollup-builder");
+        work.atStop(BackgroundWork.Stage.PERIODIC, "shared partials of open minutes", left -> unshare());
     }
 
     @Override
@@ -86,9 +87,7 @@ public class RollupBuilder implements ApplicationEventListener<ServerStartupEven
         schedule.every(share, share, this::shareQuietly);
     }
 
-    @PreDestroy
-    void stop() throws InterruptedException {
-        schedule.stopNow(Duration.ofSeconds(10));
+    private void unshare() {
         try {
             openMinutes.unshare();
         } catch (ArchiveUnavailableException e) {

@@ -8,16 +8,17 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
 
 /**
  * Periodic jobs due on the relay's {@link Clock}, not on real time: one daemon thread looks every {@link #POLL} of
  * real time whether the clock has reached a job's next run, runs it, and makes it due again {@code interval} after
  * it ended (a fixed delay, on the clock). So a test on a test clock moves the clock and sees the job run within a
  * poll, or calls {@link #runDue} itself; a clock that jumps ahead runs a job once, not once per interval skipped.
+ * {@link BackgroundWork#schedule} makes one, and the thread runs nothing while {@link BackgroundWork#hold} holds it.
  * Thread-safe.
  */
 public final class ClockedSchedule {
@@ -30,6 +31,7 @@ public final class ClockedSchedule {
     private final List<Job> jobs = new CopyOnWriteArrayList<>();
     private final AtomicBoolean polling = new AtomicBoolean();
     private final ScheduledExecutorService thread;
+    private final BooleanSupplier held;
 
     private static final class Job {
         private final Duration interval;
@@ -43,15 +45,16 @@ public final class ClockedSchedule {
         }
     }
 
-    /** @param name the thread's name, as the jobs' logs show it */
-    public ClockedSchedule(String name, Clock clock) {
+    /**
+     * @param name   the thread's name, as the jobs' logs show it
+     * @param thread one thread, started at the first job
+     * @param held   whether the thread is to run nothing for now
+     */
+    ClockedSchedule(String name, Clock clock, ScheduledExecutorService thread, BooleanSupplier held) {
         this.clock = clock;
         this.name = name;
-        this.thread = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread t = new Thread(runnable, name);
-            t.setDaemon(true);
-            return t;
-        });
+        this.thread = thread;
+        this.held = held;
     }
 
     /** Runs {@code work} first {@code first} after now on the clock, then {@code interval} after each run ends. */
@@ -80,6 +83,9 @@ public final class ClockedSchedule {
     }
 
     private void runDueQuietly() {
+        if (held.getAsBoolean()) {
+            return;
+        }
         try {
             runDue();
         } catch (RuntimeException e) {

@@ -1,6 +1,7 @@
 package chunkrelay.envelope.upstream;
 
 import chunkrelay.envelope.errors.RelayError;
+import chunkrelay.envelope.schedule.BackgroundWork;
 import chunkrelay.envelope.schedule.ClockedSchedule;
 import chunkrelay.retry.Backoff;
 import chunkrelay.storage.ArchiveUnavailableException;
@@ -12,7 +13,6 @@ import io.micronaut.context.annotation.Requires;
 import io.micronaut.context.env.Environment;
 import io.micronaut.http.HttpHeaders;
 import io.micronaut.http.HttpStatus;
-import jakarta.annotation.PreDestroy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -64,7 +64,8 @@ public class UpstreamForwarder {
     private final Backoff backoff;
     private volatile boolean stopping;
 
-    public UpstreamForwarder(UpstreamConfig config, ObjectStore store, MeterRegistry meters, Clock clock) {
+    public UpstreamForwarder(UpstreamConfig config, ObjectStore store, MeterRegistry meters, Clock clock,
+                             BackgroundWork work) {
         this.config = config;
         this.meters = meters;
         this.clock = clock;
@@ -76,13 +77,11 @@ public class UpstreamForwarder {
                 .description("envelopes waiting in memory for the upstream").register(meters);
         Gauge.builder("relay.upstream.queue.bytes", queuedBytes, AtomicLong::get).baseUnit("bytes")
                 .description("bytes waiting in memory for the upstream").register(meters);
-        this.background = new ClockedSchedule("upstream-spool", clock);
+        this.background = work.schedule("upstream-spool");
+        work.atStop(BackgroundWork.Stage.UPSTREAM, "upstream forwarding", this::stop);
         if (config.enabled()) {
             for (int i = 0; i < Math.max(1, config.senders()); i++) {
-                Thread sender = new Thread(this::sendLoop, "upstream-sender-" + (i + 1));
-                sender.setDaemon(true);
-                senders.add(sender);
-                sender.start();
+                senders.add(work.start("upstream-sender-" + (i + 1), this::sendLoop));
             }
             background.every(SPOOL_ROUND, SPOOL_ROUND, spool::sendRound);
             Duration reports = Collections.max(List.of(config.clientReportInterval(), MIN_REPORT_INTERVAL));
@@ -233,15 +232,19 @@ public class UpstreamForwarder {
         meters.counter("relay.upstream.envelopes", "outcome", outcome).increment();
     }
 
-    /** On shutdown what waits in memory, or is being retried, goes to the spool for the next relay to send. */
-    @PreDestroy
-    void stop() throws InterruptedException {
+    /**
+     * On shutdown what waits in memory, or is being retried, goes to the spool for the next relay to send, however
+     * little of the shutdown budget is left.
+     */
+    private void stop(Duration budget) throws InterruptedException {
+        long until = System.nanoTime() + budget.toNanos();
         stopping = true;
         spool.stop();
         // a spool round still sending when the bucket closes could deliver an envelope it can no longer delete
-        background.stop(Duration.ofSeconds(30));
+        background.stop(budget);
         for (Thread sender : senders) {
-            sender.join(config.timeoutFor(0).toMillis() * 4);
+            long remaining = TimeUnit.NANOSECONDS.toMillis(until - System.nanoTime());
+            sender.join(Math.max(1, Math.min(config.timeoutFor(0).toMillis() * 4, remaining)));
         }
         List<UpstreamEnvelope> left = new ArrayList<>(inFlight.keySet());
         queue.drainTo(left);

@@ -1,12 +1,12 @@
 package chunkrelay.envelope.views;
 
+import chunkrelay.envelope.schedule.BackgroundWork;
 import chunkrelay.storage.ArchiveKey;
 import chunkrelay.storage.ChunkArchive;
 import chunkrelay.storage.ChunkMetadata;
 import chunkrelay.translate.view.ProfileMerger;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
-import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;
 
 import java.util.ArrayDeque;
@@ -18,8 +18,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Reads the chunks a range's answer needs whole ({@link RangeReader} decides which): a few at a time on a pool shared
@@ -42,15 +40,11 @@ public class WholeChunkReads {
     private record Parsed(ExportProfilesServiceRequest request, Map<String, String> metadata) {
     }
 
-    public WholeChunkReads(ChunkArchive archive) {
+    public WholeChunkReads(ChunkArchive archive, BackgroundWork work) {
         this.archive = archive;
         int threads = Runtime.getRuntime().availableProcessors();
-        this.pool = new ThreadPoolExecutor(threads, threads, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(),
-                runnable -> {
-                    Thread thread = new Thread(runnable, "view-chunk-reader");
-                    thread.setDaemon(true);
-                    return thread;
-                });
+        this.pool = work.pool("view-chunk-reader", threads, new LinkedBlockingQueue<>());
+        work.atStop(BackgroundWork.Stage.READS, "view chunk reads", left -> pool.shutdownNow());
     }
 
     /** Reads the chunks and merges each one's part in their order; a chunk not derived yet adds nothing. */
@@ -95,10 +89,5 @@ public class WholeChunkReads {
             }
             throw new IllegalStateException(e.getCause());
         }
-    }
-
-    @PreDestroy
-    void stop() {
-        pool.shutdownNow();
     }
 }

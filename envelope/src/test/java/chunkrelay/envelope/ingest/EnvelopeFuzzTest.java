@@ -8,6 +8,7 @@ import chunkrelay.envelope.links.SpanIndex;
 import chunkrelay.envelope.links.SpanIntake;
 import chunkrelay.envelope.links.SpanLog;
 import chunkrelay.envelope.pipeline.ChunkPipeline;
+import chunkrelay.envelope.schedule.BackgroundWork;
 import chunkrelay.envelope.testing.RelayClient;
 import chunkrelay.envelope.upstream.UpstreamConfig;
 import chunkrelay.envelope.upstream.UpstreamForwarder;
@@ -76,7 +77,7 @@ class EnvelopeFuzzTest {
         UpstreamForwarder noUpstream = new UpstreamForwarder(new UpstreamConfig("", false, 1, 1, Duration.ofHours(1),
                 Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ofSeconds(1),
                 Duration.ofSeconds(1), Duration.ofSeconds(1), 1, Duration.ofMinutes(1)), null, meters,
-                Clock.systemUTC());
+                Clock.systemUTC(), new BackgroundWork(Clock.systemUTC(), Duration.ofSeconds(30)));
         // spans are read and indexed as in the relay; with the span log off nothing reaches a bucket
         LinksConfig links = new LinksConfig(Duration.ZERO, 100_000, Duration.ofMinutes(10), 0, Duration.ofMinutes(1),
                 1, false);

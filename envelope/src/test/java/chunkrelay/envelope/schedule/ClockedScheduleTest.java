@@ -13,7 +13,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 class ClockedScheduleTest {
     private final TestClock clock = new TestClock();
-    private final ClockedSchedule schedule = new ClockedSchedule("clocked-schedule-test", clock);
+    private final ClockedSchedule schedule =
+            new BackgroundWork(clock, Duration.ofSeconds(5)).schedule("clocked-schedule-test");
     private final List<String> runs = new ArrayList<>();
 
     @AfterEach

@@ -5,11 +5,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 
 /**
  * Forwards requests off the ingest path: a bounded queue (by count and by body bytes) drained by a small pool
- * of worker threads, each delivering through the shared {@link OtlpHttpExporter}. {@link #offer} never waits:
+ * of worker threads (made by the caller's {@link ThreadFactory}, so that the application names and owns every thread),
+ * each delivering through the shared {@link OtlpHttpExporter}. {@link #offer} never waits:
  * when the queue is full it returns false and the caller marks the request for replay. Every accepted request
  * ends in exactly one {@link DeliveryListener} call.
  */
@@ -34,7 +36,7 @@ public final class ForwardingQueue implements AutoCloseable {
     private boolean closed;
 
     /** Starts {@code workers} threads; capacity, byte bound and drain timeout come from the exporter's settings. */
-    public ForwardingQueue(OtlpHttpExporter exporter, DeliveryListener listener) {
+    public ForwardingQueue(OtlpHttpExporter exporter, DeliveryListener listener, ThreadFactory threads) {
         OtlpExportSettings settings = exporter.settings();
         this.exporter = exporter;
         this.listener = listener;
@@ -43,8 +45,7 @@ public final class ForwardingQueue implements AutoCloseable {
         this.maxBytes = settings.queueMaxBytes();
         this.drainTimeout = settings.drainTimeout();
         for (int i = 0; i < settings.workers(); i++) {
-            Thread worker = new Thread(this::work, "otlp-forward-" + i);
-            worker.setDaemon(true);
+            Thread worker = threads.newThread(this::work);
             workers.add(worker);
             worker.start();
         }

@@ -49,7 +49,11 @@ class ForwardingQueueTest {
                 .maxBackoff(Duration.ofMillis(50))
                 .build();
         return new ForwardingQueue(new OtlpHttpExporter(settings, counters, Clock.systemUTC(), Sleeper.THREAD_SLEEP),
-                listener);
+                listener, runnable -> {
+                    Thread worker = new Thread(runnable, "otlp-forward-test");
+                    worker.setDaemon(true);
+                    return worker;
+                });
     }
 
     private ForwardRequest request(int i) {
