@@ -1,5 +1,6 @@
 package chunkrelay.envelope.auth;
 
+import chunkrelay.envelope.telemetry.RelayMeter;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisException;
@@ -83,9 +84,7 @@ final class RedisQuotaCounter implements QuotaCounter {
     RedisQuotaCounter(RedisQuotaConfig config, MeterRegistry meters, LongSupplier epochMillis) {
         this.keyPrefix = config.keyPrefix();
         this.epochMillis = epochMillis;
-        this.backendErrors = Counter.builder("relay.quota.backend.errors")
-                .description("quota checks that could not reach Redis; their chunks were accepted unchecked")
-                .register(meters);
+        this.backendErrors = RelayMeter.QUOTA_BACKEND_ERRORS.counter(meters);
         // Lettuce's smallest pools (two I/O, two computation threads, started as needed): quota checks are tiny
         resources = DefaultClientResources.builder().ioThreadPoolSize(2).computationThreadPoolSize(2).build();
         RedisURI uri = RedisURI.create(config.uri());

@@ -1,7 +1,7 @@
 package chunkrelay.envelope.derivation;
 
+import chunkrelay.envelope.telemetry.RelayMeter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Timer;
 
 import java.util.function.Supplier;
 
@@ -11,7 +11,6 @@ public final class ChunkStages {
     }
 
     public static <T> T timed(MeterRegistry meters, String stage, Supplier<T> work) {
-        return Timer.builder("relay.chunk.stage").tag("stage", stage).publishPercentileHistogram()
-                .register(meters).record(work);
+        return RelayMeter.CHUNK_STAGE.timer(meters, stage).record(work);
     }
 }

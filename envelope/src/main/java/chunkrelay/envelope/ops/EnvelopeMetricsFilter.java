@@ -1,5 +1,6 @@
 package chunkrelay.envelope.ops;
 
+import chunkrelay.envelope.telemetry.RelayMeter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.MutableHttpResponse;
@@ -20,6 +21,6 @@ public class EnvelopeMetricsFilter {
 
     @ResponseFilter
     public void countStatus(HttpRequest<?> request, MutableHttpResponse<?> response) {
-        meters.counter("relay.envelopes", "status", Integer.toString(response.code())).increment();
+        RelayMeter.ENVELOPES.counter(meters, Integer.toString(response.code())).increment();
     }
 }

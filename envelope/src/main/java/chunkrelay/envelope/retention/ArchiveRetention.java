@@ -3,6 +3,7 @@ package chunkrelay.envelope.retention;
 import chunkrelay.envelope.archive.StorageConfig;
 import chunkrelay.envelope.auth.ProjectIds;
 import chunkrelay.envelope.auth.ProjectRegistry;
+import chunkrelay.envelope.telemetry.RelayMeter;
 import chunkrelay.storage.ArchiveLayout;
 import chunkrelay.storage.ArchiveUnavailableException;
 import chunkrelay.storage.ObjectLease;
@@ -75,8 +76,8 @@ public class ArchiveRetention implements ApplicationEventListener<ServerStartupE
         this.clock = clock;
         this.lease = new ObjectLease(store, ArchiveLayout.RETENTION_LEASE, config.retentionInterval(), clock,
                 UUID.randomUUID().toString().substring(0, 8));
-        Counter objects = meters.counter("relay.retention.deleted.objects");
-        Counter bytes = meters.counter("relay.retention.deleted.bytes");
+        Counter objects = RelayMeter.RETENTION_DELETED_OBJECTS.counter(meters);
+        Counter bytes = RelayMeter.RETENTION_DELETED_BYTES.counter(meters);
         this.sweep = new RetentionSweep(store, new RetentionSweep.Rules(
                 project -> retentionOf(projects, project), defaultRetention, SPAN_LOG_USE), clock,
                 (project, size) -> {
@@ -86,8 +87,8 @@ public class ArchiveRetention implements ApplicationEventListener<ServerStartupE
                     deletedBytes.addAndGet(size);
                 });
         this.sizes = new ArchiveSizes(meters);
-        this.sweeps = meters.counter("relay.retention.sweeps", "outcome", "swept");
-        this.failures = meters.counter("relay.retention.sweeps", "outcome", "failed");
+        this.sweeps = RelayMeter.RETENTION_SWEEPS.counter(meters, "swept");
+        this.failures = RelayMeter.RETENTION_SWEEPS.counter(meters, "failed");
     }
 
     private Duration retentionOf(ProjectRegistry projects, String project) {

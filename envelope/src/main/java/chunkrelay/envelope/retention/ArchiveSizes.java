@@ -1,5 +1,6 @@
 package chunkrelay.envelope.retention;
 
+import chunkrelay.envelope.telemetry.RelayMeter;
 import chunkrelay.storage.RetentionSweep;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -40,11 +41,8 @@ final class ArchiveSizes {
     private AtomicReference<RetentionSweep.Size> register(String project) {
         AtomicReference<RetentionSweep.Size> size = new AtomicReference<>(new RetentionSweep.Size(0, 0));
         gauges.put(project, List.of(
-                Gauge.builder("relay.archive.project.bytes", size, s -> s.get().bytes()).baseUnit("bytes")
-                        .tag("project", project).description("bytes the project keeps in the archive, as last swept")
-                        .register(meters),
-                Gauge.builder("relay.archive.project.objects", size, s -> s.get().objects()).tag("project", project)
-                        .description("objects the project keeps in the archive, as last swept").register(meters)));
+                RelayMeter.ARCHIVE_PROJECT_BYTES.gauge(meters, size, s -> s.get().bytes(), project),
+                RelayMeter.ARCHIVE_PROJECT_OBJECTS.gauge(meters, size, s -> s.get().objects(), project)));
         return size;
     }
 

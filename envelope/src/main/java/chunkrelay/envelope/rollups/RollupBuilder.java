@@ -1,6 +1,7 @@
 package chunkrelay.envelope.rollups;
 
 import chunkrelay.envelope.schedule.ClockedSchedule;
+import chunkrelay.envelope.telemetry.RelayMeter;
 import chunkrelay.storage.ArchiveUnavailableException;
 import chunkrelay.storage.ChunkArchive;
 import chunkrelay.storage.ChunkTimeIndex;
@@ -73,7 +74,8 @@ public class RollupBuilder implements ApplicationEventListener<ServerStartupEven
         this.config = config;
         this.clock = clock;
         this.meters = meters;
-        this.lateChunks = meters.gauge("relay.rollups.late.chunks", new AtomicInteger());
+        this.lateChunks = new AtomicInteger();
+        RelayMeter.ROLLUPS_LATE_CHUNKS.gauge(meters, lateChunks, AtomicInteger::get);
         this.schedule = new ClockedSchedule("rollup-builder", clock);
     }
 
@@ -119,10 +121,12 @@ public class RollupBuilder implements ApplicationEventListener<ServerStartupEven
 
     /** One round over every project: settled minutes, due hours and days, late chunks. */
     public synchronized void runOnce() {
+        int late = 0;
         for (String project : archive.listProjects()) {
             buildSettled(project);
-            absorbLate(project);
+            late += absorbLate(project);
         }
+        lateChunks.set(late);
     }
 
     /** Builds the rollups of minutes settled since the last round (at start: within the lookback). */
@@ -190,14 +194,14 @@ public class RollupBuilder implements ApplicationEventListener<ServerStartupEven
 
     /**
      * Puts every late chunk whose form is derived into the rollups of its minute, hour and day, and takes it off the
-     * late queue once they all hold it.
+     * late queue once they all hold it. Returns how many chunks were in the project's late queue.
      */
-    private void absorbLate(String project) {
+    private int absorbLate(String project) {
         Map<Long, List<ChunkTimeIndex.Entry>> byMinute = new TreeMap<>();
         for (ChunkTimeIndex.Entry entry : index.late(project)) {
             byMinute.computeIfAbsent(entry.minuteNanos(), m -> new ArrayList<>()).add(entry);
         }
-        lateChunks.set(byMinute.values().stream().mapToInt(List::size).sum());
+        int queued = byMinute.values().stream().mapToInt(List::size).sum();
         for (Map.Entry<Long, List<ChunkTimeIndex.Entry>> minute : byMinute.entrySet()) {
             if (!index.settled(minute.getKey())) {
                 continue;
@@ -224,6 +228,7 @@ public class RollupBuilder implements ApplicationEventListener<ServerStartupEven
                 }
             }
         }
+        return queued;
     }
 
     /** Whether a minute's rollup lacks one of its late chunks that is derived by now. */
@@ -261,7 +266,7 @@ public class RollupBuilder implements ApplicationEventListener<ServerStartupEven
     }
 
     private void built(RollupTier tier) {
-        meters.counter("relay.rollups.built", "tier", tier.name().toLowerCase(java.util.Locale.ROOT)).increment();
+        RelayMeter.ROLLUPS_BUILT.counter(meters, tier.name().toLowerCase(java.util.Locale.ROOT)).increment();
     }
 
     private static long nanos(Instant instant) {
