@@ -40,7 +40,7 @@ import java.util.function.LongSupplier;
  *
  * <p>Quotas guard the relay's users against a noisy project; refusing data because the quota store is down
  * would be worse. So any Redis failure (down, timeout, refused command) takes nothing and lets the chunks through:
- * it is counted in {@code relay_quota_backend_errors_total} and logged at most once a minute. Commands fail fast
+ * it is counted in {@link RelayMeter#QUOTA_BACKEND_ERRORS} and logged at most once a minute. Commands fail fast
  * while the connection is down (Lettuce reconnects in the background), and every command is bounded by
  * {@code relay.redis.command-timeout}, so a dead Redis costs an envelope at most that.
  */

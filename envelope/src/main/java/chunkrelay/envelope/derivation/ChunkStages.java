@@ -5,7 +5,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 
 import java.util.function.Supplier;
 
-/** The latency histogram of each stage a chunk passes ({@code relay.chunk.stage}: parse, translate, archive, forward). */
+/** The latency histogram of each stage a chunk passes ({@link RelayMeter#CHUNK_STAGE}). */
 public final class ChunkStages {
     private ChunkStages() {
     }

@@ -8,7 +8,7 @@ import io.micronaut.http.annotation.ResponseFilter;
 import io.micronaut.http.annotation.ServerFilter;
 
 /**
- * Counts every answer of the envelope endpoint by HTTP status ({@code relay.envelopes{status}}), refusals from
+ * Counts every answer of the envelope endpoint by HTTP status ({@link RelayMeter#ENVELOPES}), refusals from
  * the error handlers included, so a dashboard sees 2xx/4xx/5xx as the SDKs do.
  */
 @ServerFilter("/api/**")

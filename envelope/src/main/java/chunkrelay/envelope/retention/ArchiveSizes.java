@@ -12,8 +12,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * What each project keeps in the archive, as of the last sweep: {@code relay_archive_project_bytes{project}} and
- * {@code relay_archive_project_objects{project}}, so that growth shows before a full disk or a large bill. A project
+ * What each project keeps in the archive, as of the last sweep: {@link RelayMeter#ARCHIVE_PROJECT_BYTES} and
+ * {@link RelayMeter#ARCHIVE_PROJECT_OBJECTS}, so that growth shows before a full disk or a large bill. A project
  * that keeps nothing, or a replica that no longer sweeps, drops its gauges rather than report stale sizes.
  */
 final class ArchiveSizes {

@@ -29,7 +29,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class MetricsDocsTest {
     private static final Path ROOT = ConfigurationDocsTest.repositoryRoot();
-    private static final Pattern ROW = Pattern.compile("^\\| `(relay_\\w+)` \\| (\\w+) \\|([^|]*)\\|", Pattern.MULTILINE);
+    private static final Pattern ROW = Pattern.compile("^\\| `(relay_\\w+)` \\| (\\w+) \\|([^|]*)\\|",
+            Pattern.MULTILINE);
     private static final Pattern NAMED = Pattern.compile("\\b(relay_[a-z_]+)(?:\\{([^}]*)})?");
     private static final List<String> SERIES_SUFFIXES = List.of("", "_bucket", "_count", "_sum", "_max");
 
@@ -46,7 +47,8 @@ class MetricsDocsTest {
         assertEquals(List.of(), twice, "rows listed twice");
         Map<String, List<String>> declared = new LinkedHashMap<>();
         for (RelayMeter meter : RelayMeter.values()) {
-            declared.put(meter.prometheusName(), List.of(meter.kind().name().toLowerCase(Locale.ROOT), tagsCell(meter)));
+            declared.put(meter.prometheusName(),
+                    List.of(meter.kind().name().toLowerCase(Locale.ROOT), tagsCell(meter)));
         }
         assertEquals(declared, rows);
     }
