@@ -2,6 +2,7 @@ package chunkrelay.bench;
 
 import chunkrelay.chunk.fixtures.Fixtures;
 import chunkrelay.chunk.fixtures.RecordedChunk;
+import chunkrelay.envelope.telemetry.RelayMeter;
 import chunkrelay.envelope.testing.PrometheusScrape;
 
 import java.nio.file.Path;
@@ -110,8 +111,8 @@ final class DefaultConfigCost {
         LoadRun.Result result = load.run();
         // the row's chunks all wait in their window now: what they hold
         PrometheusScrape waiting = PrometheusScrape.of(relay.base());
-        double held = waiting.value("relay_derivations_pending_bytes")
-                / Math.max(1, waiting.value("relay_derivations_pending"));
+        double held = waiting.value(RelayMeter.DERIVATIONS_PENDING_BYTES.prometheusName())
+                / Math.max(1, waiting.value(RelayMeter.DERIVATIONS_PENDING.prometheusName()));
         relay.awaitDerived(DRAIN);
         long cpu = relay.cpuNanos() - cpuBefore;
         Map<String, Long> byThread = ThreadCpu.of(relay.pid()).since(threadsBefore);
@@ -120,7 +121,7 @@ final class DefaultConfigCost {
         long underived = chunks - (relay.derivedChunks() - derivedBefore);
         double n = Math.max(1, chunks);
         return new Row(label, chunks, result.errors(), result.failures(), underived, cpu / 1e3 / n,
-                delta(before, after, "relay_derivations_read_back_total") / n, held,
+                delta(before, after, RelayMeter.DERIVATIONS_READ_BACK.prometheusName()) / n, held,
                 delta(before, after, "jvm_gc_pause_seconds_count") / n, humongous(after) - humongous(before),
                 delta(before, after, "jvm_gc_pause_seconds_sum") * 1e3 / n,
                 delta(before, after, "jvm_gc_memory_allocated_bytes_total") / n, byThread);
@@ -149,8 +150,8 @@ final class DefaultConfigCost {
         long cpu = relay.cpuNanos() - cpuBefore;
         Map<String, Long> byThread = ThreadCpu.of(relay.pid()).since(threadsBefore);
         PrometheusScrape after = PrometheusScrape.of(relay.base());
-        double held = after.value("relay_derivations_pending_bytes")
-                / Math.max(1, after.value("relay_derivations_pending"));
+        double held = after.value(RelayMeter.DERIVATIONS_PENDING_BYTES.prometheusName())
+                / Math.max(1, after.value(RelayMeter.DERIVATIONS_PENDING.prometheusName()));
         long chunks = relay.archivedChunks() - archivedBefore;
         LoadRun.Result result = sending.get();
         relay.awaitDerived(DRAIN);
@@ -158,7 +159,7 @@ final class DefaultConfigCost {
         double n = Math.max(1, chunks);
         return new Row(String.format(Locale.ROOT, "fleet, %.0f chunks/s", FLEET_RATE), chunks, result.errors(),
                 result.failures(), underived, cpu / 1e3 / n,
-                delta(before, after, "relay_derivations_read_back_total") / n, held,
+                delta(before, after, RelayMeter.DERIVATIONS_READ_BACK.prometheusName()) / n, held,
                 delta(before, after, "jvm_gc_pause_seconds_count") / n, humongous(after) - humongous(before),
                 delta(before, after, "jvm_gc_pause_seconds_sum") * 1e3 / n,
                 delta(before, after, "jvm_gc_memory_allocated_bytes_total") / n, byThread);

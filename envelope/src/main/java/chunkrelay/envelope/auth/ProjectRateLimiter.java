@@ -1,5 +1,6 @@
 package chunkrelay.envelope.auth;
 
+import chunkrelay.envelope.telemetry.RelayMeter;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
@@ -52,7 +53,7 @@ public class ProjectRateLimiter {
         }
         long refusedFor = counter.tryTake(projectId, chunks, bytes, limits);
         if (refusedFor > 0) {
-            meters.counter("relay.chunks.rate_limited", "category", category.relayName(), "scope", "project")
+            RelayMeter.CHUNKS_RATE_LIMITED.counter(meters, category.relayName(), "project")
                     .increment(chunks);
             // whole seconds, rounded up, as Relay tells them: a client retrying after them finds the window closed
             long seconds = Math.max(1, (refusedFor + TimeUnit.SECONDS.toNanos(1) - 1) / TimeUnit.SECONDS.toNanos(1));

@@ -1,5 +1,6 @@
 package chunkrelay.envelope.auth;
 
+import chunkrelay.envelope.telemetry.RelayMeter;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisException;
@@ -39,7 +40,7 @@ import java.util.function.LongSupplier;
  *
  * <p>Quotas guard the relay's users against a noisy project; refusing data because the quota store is down
  * would be worse. So any Redis failure (down, timeout, refused command) takes nothing and lets the chunks through:
- * it is counted in {@code relay_quota_backend_errors_total} and logged at most once a minute. Commands fail fast
+ * it is counted in {@link RelayMeter#QUOTA_BACKEND_ERRORS} and logged at most once a minute. Commands fail fast
  * while the connection is down (Lettuce reconnects in the background), and every command is bounded by
  * {@code relay.redis.command-timeout}, so a dead Redis costs an envelope at most that.
  */
@@ -83,9 +84,7 @@ final class RedisQuotaCounter implements QuotaCounter {
     RedisQuotaCounter(RedisQuotaConfig config, MeterRegistry meters, LongSupplier epochMillis) {
         this.keyPrefix = config.keyPrefix();
         this.epochMillis = epochMillis;
-        this.backendErrors = Counter.builder("relay.quota.backend.errors")
-                .description("quota checks that could not reach Redis; their chunks were accepted unchecked")
-                .register(meters);
+        this.backendErrors = RelayMeter.QUOTA_BACKEND_ERRORS.counter(meters);
         // Lettuce's smallest pools (two I/O, two computation threads, started as needed): quota checks are tiny
         resources = DefaultClientResources.builder().ioThreadPoolSize(2).computationThreadPoolSize(2).build();
         RedisURI uri = RedisURI.create(config.uri());

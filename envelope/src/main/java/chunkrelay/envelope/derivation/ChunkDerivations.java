@@ -12,6 +12,7 @@ import chunkrelay.envelope.recovery.UnderivedSearch;
 import chunkrelay.envelope.rollups.OpenMinutes;
 import chunkrelay.envelope.schedule.BackgroundWork;
 import chunkrelay.envelope.schedule.DueWork;
+import chunkrelay.envelope.telemetry.RelayMeter;
 import chunkrelay.storage.ArchiveKey;
 import chunkrelay.storage.ArchiveResult;
 import chunkrelay.storage.ArchiveUnavailableException;
@@ -105,16 +106,16 @@ public class ChunkDerivations {
         this.work = work;
         this.scheduler = work.timer("chunk-derivation", config.threads());
         work.atStop(BackgroundWork.Stage.DERIVATION, "chunk derivations", this::stop);
-        meters.gauge("relay.derivations.pending", pending, Map::size);
-        meters.gauge("relay.derivations.pending.bytes", pendingBytes, AtomicLong::get);
+        RelayMeter.DERIVATIONS_PENDING.gauge(meters, pending, Map::size);
+        RelayMeter.DERIVATIONS_PENDING_BYTES.gauge(meters, pendingBytes, AtomicLong::get);
         for (String when : List.of("window", "recovery", "stop")) {
-            meters.counter("relay.chunks.derived", "when", when);
+            RelayMeter.CHUNKS_DERIVED.counter(meters, when);
         }
-        meters.counter("relay.derivations.duplicates");
+        RelayMeter.DERIVATIONS_DUPLICATES.counter(meters);
         this.forms = new OtlpForms(archive, processor, translator, spans, projects, version, meters);
         this.search = new UnderivedSearch(config, archive, meters, clock, due, pending::containsKey,
                 (projectId, key, forward) -> derive(projectId, key, null, "recovery", forward));
-        meters.counter("relay.derivations.failures");
+        RelayMeter.DERIVATIONS_FAILURES.counter(meters);
     }
 
     /**
@@ -229,7 +230,7 @@ public class ChunkDerivations {
             derivation.run();
             release(waiting);
         } catch (ArchiveUnavailableException e) {
-            meters.counter("relay.derivations.failures").increment();
+            RelayMeter.DERIVATIONS_FAILURES.counter(meters).increment();
             if (stopping) {
                 leftAtStop = true;
                 release(waiting);
@@ -243,8 +244,8 @@ public class ChunkDerivations {
         } catch (RuntimeException | StackOverflowError e) {
             // the relay's own bug, not a bad chunk: counted as Relay counts item outcomes; the Sentry form stays
             // archived, underived, for a recovery pass of a fixed relay to derive
-            meters.counter("relay.derivations.failures").increment();
-            meters.counter("relay.chunks.rejected", "reason", INTERNAL_ERROR).increment();
+            RelayMeter.DERIVATIONS_FAILURES.counter(meters).increment();
+            RelayMeter.CHUNKS_REJECTED.counter(meters, INTERNAL_ERROR).increment();
             LOG.error("deriving chunk {} of project {} failed; its Sentry form stays archived", waiting.key().chunkId(),
                     waiting.projectId(), e);
             release(waiting);
@@ -279,14 +280,14 @@ public class ChunkDerivations {
                 : archive.storeCompressedDerivedOtlp(key, derived.stored(), derived.metadata());
         if (result == ArchiveResult.DUPLICATE) {
             // another replica, or an earlier attempt of ours, derived and forwarded it
-            meters.counter("relay.derivations.duplicates").increment();
+            RelayMeter.DERIVATIONS_DUPLICATES.counter(meters).increment();
             return;
         }
         LinkMeters.record(meters, derived.linked(), derived.unlinked(), derived.ambiguous());
         // the views of the newest minutes read it from there rather than from the archive
         openMinutes.derived(key, derived.metadata(), derived.otlp() != null ? derived.otlp() : derived.stored(),
                 derived.otlp() == null);
-        meters.counter("relay.chunks.derived", "when", when).increment();
+        RelayMeter.CHUNKS_DERIVED.counter(meters, when).increment();
         if (forward) {
             ChunkStages.timed(meters, "forward", () -> {
                 if (forwarder.forwards()) {

@@ -1,5 +1,6 @@
 package chunkrelay.envelope.derivation;
 
+import chunkrelay.envelope.telemetry.RelayMeter;
 import chunkrelay.translate.ChunkTranslator;
 import io.micrometer.core.instrument.MeterRegistry;
 
@@ -9,9 +10,9 @@ public final class LinkMeters {
     }
 
     public static void register(MeterRegistry meters) {
-        meters.counter("relay.samples.linked");
-        meters.counter("relay.samples.unlinked", "why", "no_span");
-        meters.counter("relay.samples.unlinked", "why", "ambiguous");
+        RelayMeter.SAMPLES_LINKED.counter(meters);
+        RelayMeter.SAMPLES_UNLINKED.counter(meters, "no_span");
+        RelayMeter.SAMPLES_UNLINKED.counter(meters, "ambiguous");
     }
 
     public static void record(MeterRegistry meters, ChunkTranslator.Translated translated) {
@@ -19,8 +20,8 @@ public final class LinkMeters {
     }
 
     public static void record(MeterRegistry meters, int linked, int unlinked, int ambiguous) {
-        meters.counter("relay.samples.linked").increment(linked);
-        meters.counter("relay.samples.unlinked", "why", "no_span").increment(unlinked);
-        meters.counter("relay.samples.unlinked", "why", "ambiguous").increment(ambiguous);
+        RelayMeter.SAMPLES_LINKED.counter(meters).increment(linked);
+        RelayMeter.SAMPLES_UNLINKED.counter(meters, "no_span").increment(unlinked);
+        RelayMeter.SAMPLES_UNLINKED.counter(meters, "ambiguous").increment(ambiguous);
     }
 }

@@ -9,6 +9,7 @@ import chunkrelay.envelope.archive.RelayVersion;
 import chunkrelay.envelope.auth.ProjectRegistry;
 import chunkrelay.envelope.derivation.ChunkStages;
 import chunkrelay.envelope.links.LinkedSpans;
+import chunkrelay.envelope.telemetry.RelayMeter;
 import chunkrelay.storage.ArchiveKey;
 import chunkrelay.storage.ChunkArchive;
 import chunkrelay.translate.ChunkTranslator;
@@ -50,7 +51,7 @@ final class OtlpForms {
         this.projects = projects;
         this.version = version;
         this.meters = meters;
-        this.readBack = meters.counter("relay.derivations.read.back");
+        this.readBack = RelayMeter.DERIVATIONS_READ_BACK.counter(meters);
     }
 
     /**

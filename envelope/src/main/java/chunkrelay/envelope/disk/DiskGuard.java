@@ -2,9 +2,9 @@ package chunkrelay.envelope.disk;
 
 import chunkrelay.envelope.archive.EmbeddedStorageConfig;
 import chunkrelay.envelope.errors.RelayError;
+import chunkrelay.envelope.telemetry.RelayMeter;
 import chunkrelay.storage.EmbeddedS3Server;
 import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpHeaders;
@@ -36,10 +36,9 @@ public class DiskGuard {
     public DiskGuard(@Nullable EmbeddedS3Server embedded, EmbeddedStorageConfig config, MeterRegistry meters) {
         this.directory = embedded == null ? null : embedded.directory().map(Path::toFile).orElse(null);
         this.minFreeBytes = config.minFreeDiskBytes();
-        this.refusals = meters.counter("relay.disk.guard.refusals");
+        this.refusals = RelayMeter.DISK_GUARD_REFUSALS.counter(meters);
         if (directory != null) {
-            Gauge.builder("relay.disk.free", directory, File::getUsableSpace).baseUnit("bytes")
-                    .description("free disk under the embedded store's directory").register(meters);
+            RelayMeter.DISK_FREE.gauge(meters, directory, File::getUsableSpace);
         }
     }
 

@@ -1,5 +1,6 @@
 package chunkrelay.envelope.errors;
 
+import chunkrelay.envelope.telemetry.RelayMeter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micronaut.context.annotation.Requires;
 import io.micronaut.http.HttpHeaders;
@@ -36,7 +37,7 @@ public class OutOfMemoryHandler implements ExceptionHandler<OutOfMemoryError, Ht
 
     @Override
     public HttpResponse<Map<String, Object>> handle(HttpRequest request, OutOfMemoryError error) {
-        meters.counter("relay.out.of.memory").increment();
+        RelayMeter.OUT_OF_MEMORY.counter(meters).increment();
         if (logged.compareAndSet(false, true)) {
             LOG.error("out of memory handling {} {} with a maximum heap of {} MiB; answered 503. Give the relay a "
                             + "larger heap or lower relay.limits.max-buffered-chunk-bytes (logged once)",

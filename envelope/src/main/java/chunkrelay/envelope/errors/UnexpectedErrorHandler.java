@@ -1,5 +1,6 @@
 package chunkrelay.envelope.errors;
 
+import chunkrelay.envelope.telemetry.RelayMeter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micronaut.context.annotation.Requires;
 import io.micronaut.http.HttpRequest;
@@ -31,7 +32,7 @@ public class UnexpectedErrorHandler implements ExceptionHandler<Exception, HttpR
 
     @Override
     public HttpResponse<Map<String, Object>> handle(HttpRequest request, Exception exception) {
-        meters.counter("relay.internal.errors").increment();
+        RelayMeter.INTERNAL_ERRORS.counter(meters).increment();
         LOG.error("unexpected failure handling {} {}", request.getMethod(), request.getPath(), exception);
         return RelayErrorHandler.response(new RelayError(HttpStatus.INTERNAL_SERVER_ERROR, "internal error"));
     }

@@ -1,6 +1,7 @@
 package chunkrelay.envelope.ingest;
 
 import chunkrelay.envelope.errors.RelayError;
+import chunkrelay.envelope.telemetry.RelayMeter;
 
 import com.aayushatharva.brotli4j.Brotli4jLoader;
 import com.aayushatharva.brotli4j.decoder.BrotliInputStream;
@@ -33,8 +34,8 @@ class ContentDecoding {
 
     ContentDecoding(RelayLimits limits, MeterRegistry meters) {
         this.limits = limits;
-        this.wireBytes = meters.counter("relay.envelope.received.bytes", "form", "wire");
-        this.decodedBytes = meters.counter("relay.envelope.received.bytes", "form", "decoded");
+        this.wireBytes = RelayMeter.ENVELOPE_RECEIVED_BYTES.counter(meters, "wire");
+        this.decodedBytes = RelayMeter.ENVELOPE_RECEIVED_BYTES.counter(meters, "decoded");
     }
 
     /** The encoding a header names; "", "utf-8" (sent by some SDKs) and no header mean none. */

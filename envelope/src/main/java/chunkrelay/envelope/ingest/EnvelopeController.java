@@ -7,6 +7,7 @@ import chunkrelay.envelope.auth.RequestAuthenticator;
 import chunkrelay.envelope.auth.SentryAuth;
 import chunkrelay.envelope.disk.DiskGuard;
 import chunkrelay.envelope.errors.RelayError;
+import chunkrelay.envelope.telemetry.RelayMeter;
 import chunkrelay.envelope.upstream.ForwardedFor;
 
 import io.micrometer.core.instrument.MeterRegistry;
@@ -126,7 +127,7 @@ public class EnvelopeController {
         Throwable cause = failure == null ? null : unwrap(failure);
         if (cause != null && (!(cause instanceof RelayError refused)
                 || refused.status() == HttpStatus.REQUEST_TIMEOUT)) {
-            meters.counter("relay.request.bodies.incomplete").increment();
+            RelayMeter.REQUEST_BODIES_INCOMPLETE.counter(meters).increment();
         }
     }
 

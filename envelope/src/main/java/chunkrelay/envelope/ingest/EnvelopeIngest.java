@@ -11,6 +11,7 @@ import chunkrelay.envelope.pipeline.ChunkPeek;
 import chunkrelay.envelope.pipeline.ChunkPipeline;
 import chunkrelay.envelope.pipeline.ChunkPipelineUnavailableException;
 import chunkrelay.envelope.pipeline.ProfileChunkItem;
+import chunkrelay.envelope.telemetry.RelayMeter;
 import chunkrelay.envelope.upstream.ForwardedItem;
 import chunkrelay.envelope.upstream.UpstreamEnvelope;
 import chunkrelay.envelope.upstream.UpstreamForwarder;
@@ -167,8 +168,8 @@ public class EnvelopeIngest {
         }
         for (String type : types) {
             boolean chunk = type.equals("profile_chunk") || type.equals("profile_chunk_ui");
-            meters.counter("relay.envelope.items", "type", KNOWN_ITEM_TYPES.contains(type) ? type : "unknown",
-                    "outcome", chunk ? "pipeline" : upstream.enabled() ? "upstream" : "dropped").increment();
+            RelayMeter.ENVELOPE_ITEMS.counter(meters, KNOWN_ITEM_TYPES.contains(type) ? type : "unknown",
+                    chunk ? "pipeline" : upstream.enabled() ? "upstream" : "dropped").increment();
         }
         // spans first, so that a chunk in the same envelope links to them
         spans.take(projectId, spanItems);

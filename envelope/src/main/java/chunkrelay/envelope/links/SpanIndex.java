@@ -1,6 +1,7 @@
 package chunkrelay.envelope.links;
 
 import chunkrelay.chunk.spans.SpanRecord;
+import chunkrelay.envelope.telemetry.RelayMeter;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.micrometer.core.instrument.Counter;
@@ -50,9 +51,9 @@ public class SpanIndex {
         this.waiting = Caffeine.newBuilder().maximumWeight(Math.max(1, config.maxSpans() / 10))
                 .weigher((String key, List<SpanRecord> spans) -> spans.size())
                 .expireAfterWrite(config.maxAge()).build();
-        this.indexed = meters.counter("relay.spans.indexed");
-        this.withoutSegment = meters.counter("relay.spans.unresolved");
-        meters.gauge("relay.span.index.size", this, index -> index.byProfiler.policy().eviction()
+        this.indexed = RelayMeter.SPANS_INDEXED.counter(meters);
+        this.withoutSegment = RelayMeter.SPANS_UNRESOLVED.counter(meters);
+        RelayMeter.SPAN_INDEX_SIZE.gauge(meters, this, index -> index.byProfiler.policy().eviction()
                 .map(e -> e.weightedSize().orElse(0)).orElse(0L));
     }
 

@@ -2,6 +2,7 @@ package chunkrelay.envelope.links;
 
 import chunkrelay.chunk.spans.SpanItems;
 import chunkrelay.chunk.spans.SpanRecord;
+import chunkrelay.envelope.telemetry.RelayMeter;
 import chunkrelay.storage.ArchiveUnavailableException;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -35,7 +36,7 @@ public class SpanIntake {
         this.index = index;
         this.log = log;
         this.config = config;
-        this.skipped = meters.counter("relay.spans.skipped");
+        this.skipped = RelayMeter.SPANS_SKIPPED.counter(meters);
     }
 
     public void take(long projectId, List<SpanItem> items) {

@@ -1,6 +1,7 @@
 package chunkrelay.envelope.links;
 
 import chunkrelay.chunk.spans.SpanRecord;
+import chunkrelay.envelope.telemetry.RelayMeter;
 import chunkrelay.storage.ArchiveLayout;
 import chunkrelay.storage.ObjectStore;
 import chunkrelay.storage.TimeBuckets;
@@ -54,8 +55,8 @@ public class SpanLog {
         this.clock = clock;
         this.meters = meters;
         this.window = config.window();
-        meters.counter("relay.span.log.writes", "outcome", "stored");
-        meters.counter("relay.span.log.writes", "outcome", "failed");
+        RelayMeter.SPAN_LOG_WRITES.counter(meters, "stored");
+        RelayMeter.SPAN_LOG_WRITES.counter(meters, "failed");
     }
 
     /**
@@ -77,12 +78,12 @@ public class SpanLog {
             StringBuilder lines = new StringBuilder();
             group.forEach(span -> lines.append(line(span)).append('\n'));
             store.storeObject(key, lines.toString().getBytes(StandardCharsets.UTF_8));
-            meters.counter("relay.span.log.writes", "outcome", "stored").increment();
+            RelayMeter.SPAN_LOG_WRITES.counter(meters, "stored").increment();
         }
     }
 
     void countFailure() {
-        meters.counter("relay.span.log.writes", "outcome", "failed").increment();
+        RelayMeter.SPAN_LOG_WRITES.counter(meters, "failed").increment();
     }
 
     /**

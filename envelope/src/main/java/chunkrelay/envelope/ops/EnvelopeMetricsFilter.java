@@ -1,5 +1,6 @@
 package chunkrelay.envelope.ops;
 
+import chunkrelay.envelope.telemetry.RelayMeter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.MutableHttpResponse;
@@ -7,7 +8,7 @@ import io.micronaut.http.annotation.ResponseFilter;
 import io.micronaut.http.annotation.ServerFilter;
 
 /**
- * Counts every answer of the envelope endpoint by HTTP status ({@code relay.envelopes{status}}), refusals from
+ * Counts every answer of the envelope endpoint by HTTP status ({@link RelayMeter#ENVELOPES}), refusals from
  * the error handlers included, so a dashboard sees 2xx/4xx/5xx as the SDKs do.
  */
 @ServerFilter("/api/**")
@@ -20,6 +21,6 @@ public class EnvelopeMetricsFilter {
 
     @ResponseFilter
     public void countStatus(HttpRequest<?> request, MutableHttpResponse<?> response) {
-        meters.counter("relay.envelopes", "status", Integer.toString(response.code())).increment();
+        RelayMeter.ENVELOPES.counter(meters, Integer.toString(response.code())).increment();
     }
 }

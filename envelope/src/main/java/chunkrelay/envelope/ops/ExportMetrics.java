@@ -1,10 +1,9 @@
 package chunkrelay.envelope.ops;
 
+import chunkrelay.envelope.telemetry.RelayMeter;
 import chunkrelay.translate.export.AnswerOutcome;
 import chunkrelay.translate.export.DeliveryResult;
 import chunkrelay.translate.export.ExportCounters;
-import io.micrometer.core.instrument.FunctionCounter;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micronaut.core.annotation.Nullable;
@@ -34,30 +33,19 @@ public class ExportMetrics implements MeterBinder {
 
     @Override
     public void bindTo(MeterRegistry registry) {
-        counter(registry, "relay.export.attempts", "HTTP requests sent to the OTLP endpoint, retries included",
-                ExportCounters::attempts);
-        counter(registry, "relay.export.retries", "HTTP requests that followed a retryable failure",
-                ExportCounters::retries);
-        counter(registry, "relay.export.deliveries", "chunks delivered to the OTLP endpoint",
-                ExportCounters::deliveries);
-        counter(registry, "relay.export.partial.successes", "deliveries answered with a partial success",
-                ExportCounters::partialSuccesses);
-        counter(registry, "relay.export.rejected.profiles", "profiles the OTLP endpoint reported as rejected",
-                ExportCounters::rejectedProfiles);
-        counter(registry, "relay.export.queue.rejections", "chunks refused by a full forwarding queue (left for replay)",
-                ExportCounters::queueRejections);
-        counter(registry, "relay.export.queue.dropped", "queued chunks abandoned at shutdown (left for replay)",
-                ExportCounters::queueDropped);
-        Gauge.builder("relay.export.queue.depth", counters, ExportCounters::queueDepth)
-                .description("chunks waiting in the forwarding queue").register(registry);
-        Gauge.builder("relay.export.queue.bytes", counters, ExportCounters::queueBytes)
-                .description("OTLP bytes waiting in the forwarding queue").baseUnit("bytes").register(registry);
+        RelayMeter.EXPORT_ATTEMPTS.functionCounter(registry, counters, ExportCounters::attempts);
+        RelayMeter.EXPORT_RETRIES.functionCounter(registry, counters, ExportCounters::retries);
+        RelayMeter.EXPORT_DELIVERIES.functionCounter(registry, counters, ExportCounters::deliveries);
+        RelayMeter.EXPORT_PARTIAL_SUCCESSES.functionCounter(registry, counters, ExportCounters::partialSuccesses);
+        RelayMeter.EXPORT_REJECTED_PROFILES.functionCounter(registry, counters, ExportCounters::rejectedProfiles);
+        RelayMeter.EXPORT_QUEUE_REJECTIONS.functionCounter(registry, counters, ExportCounters::queueRejections);
+        RelayMeter.EXPORT_QUEUE_DROPPED.functionCounter(registry, counters, ExportCounters::queueDropped);
+        RelayMeter.EXPORT_QUEUE_DEPTH.gauge(registry, counters, ExportCounters::queueDepth);
+        RelayMeter.EXPORT_QUEUE_BYTES.gauge(registry, counters, ExportCounters::queueBytes);
         for (AnswerOutcome outcome : AnswerOutcome.values()) {
             for (String reason : outcome.reasons()) {
-                FunctionCounter.builder("relay.export.outcomes", counters, c -> c.answers(outcome, reason))
-                        .tag("outcome", outcome.tag()).tag("reason", reason)
-                        .description("answers of the OTLP endpoint: delivered, retried, or refused for good (not"
-                                + " sent again), by reason").register(registry);
+                RelayMeter.EXPORT_OUTCOMES.functionCounter(registry, counters, c -> c.answers(outcome, reason),
+                        outcome.tag(), reason);
             }
         }
         for (int status : STATUSES) {
@@ -75,14 +63,7 @@ public class ExportMetrics implements MeterBinder {
         });
     }
 
-    private void counter(MeterRegistry registry, String name, String description,
-                         ToDoubleFunction<ExportCounters> value) {
-        FunctionCounter.builder(name, counters, value).description(description).register(registry);
-    }
-
     private void failures(MeterRegistry registry, String status, ToDoubleFunction<ExportCounters> value) {
-        FunctionCounter.builder("relay.export.final.failures", counters, value).tag("status", status)
-                .description("chunks whose forwarding failed for good (left for replay), by last HTTP status")
-                .register(registry);
+        RelayMeter.EXPORT_FINAL_FAILURES.functionCounter(registry, counters, value, status);
     }
 }

@@ -10,6 +10,7 @@ import chunkrelay.envelope.archive.RelayVersion;
 import chunkrelay.envelope.derivation.ChunkDerivations;
 import chunkrelay.envelope.derivation.ChunkStages;
 import chunkrelay.envelope.derivation.LinkMeters;
+import chunkrelay.envelope.telemetry.RelayMeter;
 import chunkrelay.storage.ArchiveKey;
 import chunkrelay.storage.ArchiveResult;
 import chunkrelay.storage.ArchiveUnavailableException;
@@ -64,12 +65,12 @@ public class ArchivingChunkPipeline implements ChunkPipeline {
         LinkMeters.register(meters);
         // every outcome's meter exists from the start, at zero, so dashboards and alerts see it before it happens
         for (ChunkRejectionReason reason : ChunkRejectionReason.values()) {
-            meters.counter("relay.chunks.rejected", "reason", reason.relayName());
+            RelayMeter.CHUNKS_REJECTED.counter(meters, reason.relayName());
         }
-        this.internalErrors = meters.counter("relay.chunks.rejected", "reason", ChunkDerivations.INTERNAL_ERROR);
-        this.duplicates = meters.counter("relay.chunks.duplicates");
-        this.archiveDuplicates = meters.counter("relay.archive.duplicates");
-        this.archiveFailures = meters.counter("relay.archive.failures");
+        this.internalErrors = RelayMeter.CHUNKS_REJECTED.counter(meters, ChunkDerivations.INTERNAL_ERROR);
+        this.duplicates = RelayMeter.CHUNKS_DUPLICATES.counter(meters);
+        this.archiveDuplicates = RelayMeter.ARCHIVE_DUPLICATES.counter(meters);
+        this.archiveFailures = RelayMeter.ARCHIVE_FAILURES.counter(meters);
     }
 
     @Override
@@ -93,7 +94,7 @@ public class ArchivingChunkPipeline implements ChunkPipeline {
     }
 
     private void reject(ProfileChunkItem item, ChunkRejection rejection) {
-        meters.counter("relay.chunks.rejected", "reason", rejection.reason().relayName()).increment();
+        RelayMeter.CHUNKS_REJECTED.counter(meters, rejection.reason().relayName()).increment();
         ChunkPeek peek = ChunkPeek.of(item.payload());
         LOG.info("chunk rejected: project={} chunk_id={} event_id={} platform={} sdk={}/{} reason={} detail={}",
                 item.projectId(), peek.chunkId(), item.envelope().eventId(),
@@ -141,7 +142,7 @@ public class ArchivingChunkPipeline implements ChunkPipeline {
             archiveDuplicates.increment();
             return;
         }
-        meters.counter("relay.chunks.accepted", "platform", Platform.metricTag(chunk.platform())).increment();
+        RelayMeter.CHUNKS_ACCEPTED.counter(meters, Platform.metricTag(chunk.platform())).increment();
         derivations.schedule(item.projectId(), key, chunk, metadata, item.receivedAt());
     }
 

@@ -3,6 +3,7 @@ package chunkrelay.envelope.recovery;
 import chunkrelay.envelope.forward.DeliveryMarkers;
 import chunkrelay.envelope.schedule.BackgroundWork;
 import chunkrelay.envelope.schedule.ClockedSchedule;
+import chunkrelay.envelope.telemetry.RelayMeter;
 import chunkrelay.storage.ArchiveHeartbeats;
 import chunkrelay.storage.ArchiveKey;
 import chunkrelay.storage.ArchiveLayout;
@@ -82,7 +83,7 @@ public class RecoveryPass implements ApplicationEventListener<ServerStartupEvent
         this.leases = new DeliveryLeases(archive.store(), config.lease(), clock);
         this.heartbeats = new ArchiveHeartbeats(archive.store(), ArchiveLayout.FORWARDERS, config.interval(),
                 config.interval().multipliedBy(3), clock);
-        this.searches = meters.counter("relay.recovery.delivery.searches");
+        this.searches = RelayMeter.RECOVERY_DELIVERY_SEARCHES.counter(meters);
         this.schedule = work.schedule("recovery-pass");
     }
 
@@ -179,18 +180,18 @@ public class RecoveryPass implements ApplicationEventListener<ServerStartupEvent
             archive.markDelivered(key);
             lease.release();
             firstSeenUndelivered.remove(key.stem());
-            meters.counter("relay.recovery.chunks", "outcome", "delivered").increment();
+            RelayMeter.RECOVERY_CHUNKS.counter(meters, "delivered").increment();
             LOG.info("recovered chunk {}: delivered after no relay had", key.stem());
         } else if (result.refused()) {
             archive.markRefused(key, result.reason());
             lease.release();
             firstSeenUndelivered.remove(key.stem());
-            meters.counter("relay.recovery.chunks", "outcome", "refused").increment();
+            RelayMeter.RECOVERY_CHUNKS.counter(meters, "refused").increment();
             LOG.warn("recovery of chunk {}: the OTLP endpoint refused it for good: {}", key.stem(), result.reason());
         } else {
             // the lease stays, so no replica tries again before it has run out
             archive.markForReplay(key, result.reason());
-            meters.counter("relay.recovery.chunks", "outcome", "failed").increment();
+            RelayMeter.RECOVERY_CHUNKS.counter(meters, "failed").increment();
             LOG.warn("recovery of chunk {} failed, tried again after the lease: {}", key.stem(), result.reason());
         }
     }

@@ -2,6 +2,7 @@ package chunkrelay.envelope.recovery;
 
 import chunkrelay.envelope.links.LinksConfig;
 import chunkrelay.envelope.schedule.DueWork;
+import chunkrelay.envelope.telemetry.RelayMeter;
 import chunkrelay.storage.ArchiveHeartbeats;
 import chunkrelay.storage.ArchiveKey;
 import chunkrelay.storage.ArchiveLayout;
@@ -67,7 +68,7 @@ public final class UnderivedSearch {
         this.due = due;
         this.waiting = waiting;
         this.derivation = derivation;
-        this.searches = meters.counter("relay.recovery.searches");
+        this.searches = RelayMeter.RECOVERY_SEARCHES.counter(meters);
         // a dead relay wrote its last chunk before the beat it missed: by the time its heartbeat is this old, every
         // chunk it left is due, and one search finds them all
         Duration allDue = config.recoveryInterval().plus(config.window()).plus(RECOVERY_GRACE);
@@ -182,7 +183,7 @@ public final class UnderivedSearch {
                         derivation.derive(Long.parseLong(project), underived.key(), true);
                         derived++;
                     } catch (RuntimeException | StackOverflowError e) {
-                        meters.counter("relay.derivations.failures").increment();
+                        RelayMeter.DERIVATIONS_FAILURES.counter(meters).increment();
                         LOG.error("recovering chunk {} failed", underived.key().stem(), e);
                     }
                 }

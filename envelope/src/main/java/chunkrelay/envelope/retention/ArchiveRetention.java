@@ -5,6 +5,7 @@ import chunkrelay.envelope.auth.ProjectIds;
 import chunkrelay.envelope.auth.ProjectRegistry;
 import chunkrelay.envelope.schedule.BackgroundWork;
 import chunkrelay.envelope.schedule.ClockedSchedule;
+import chunkrelay.envelope.telemetry.RelayMeter;
 import chunkrelay.storage.ArchiveLayout;
 import chunkrelay.storage.ArchiveUnavailableException;
 import chunkrelay.storage.ObjectLease;
@@ -72,8 +73,8 @@ public class ArchiveRetention implements ApplicationEventListener<ServerStartupE
         this.clock = clock;
         this.lease = new ObjectLease(store, ArchiveLayout.RETENTION_LEASE, config.retentionInterval(), clock,
                 UUID.randomUUID().toString().substring(0, 8));
-        Counter objects = meters.counter("relay.retention.deleted.objects");
-        Counter bytes = meters.counter("relay.retention.deleted.bytes");
+        Counter objects = RelayMeter.RETENTION_DELETED_OBJECTS.counter(meters);
+        Counter bytes = RelayMeter.RETENTION_DELETED_BYTES.counter(meters);
         this.sweep = new RetentionSweep(store, new RetentionSweep.Rules(
                 project -> retentionOf(projects, project), defaultRetention, SPAN_LOG_USE), clock,
                 (project, size) -> {
@@ -83,8 +84,8 @@ public class ArchiveRetention implements ApplicationEventListener<ServerStartupE
                     deletedBytes.addAndGet(size);
                 });
         this.sizes = new ArchiveSizes(meters);
-        this.sweeps = meters.counter("relay.retention.sweeps", "outcome", "swept");
-        this.failures = meters.counter("relay.retention.sweeps", "outcome", "failed");
+        this.sweeps = RelayMeter.RETENTION_SWEEPS.counter(meters, "swept");
+        this.failures = RelayMeter.RETENTION_SWEEPS.counter(meters, "failed");
         this.schedule = work.schedule("retention-sweep");
         work.atStop(BackgroundWork.Stage.PERIODIC, "the retention lease", left -> releaseLease());
     }

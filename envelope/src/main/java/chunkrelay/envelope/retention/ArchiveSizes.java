@@ -1,5 +1,6 @@
 package chunkrelay.envelope.retention;
 
+import chunkrelay.envelope.telemetry.RelayMeter;
 import chunkrelay.storage.RetentionSweep;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -11,8 +12,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * What each project keeps in the archive, as of the last sweep: {@code relay_archive_project_bytes{project}} and
- * {@code relay_archive_project_objects{project}}, so that growth shows before a full disk or a large bill. A project
+ * What each project keeps in the archive, as of the last sweep: {@link RelayMeter#ARCHIVE_PROJECT_BYTES} and
+ * {@link RelayMeter#ARCHIVE_PROJECT_OBJECTS}, so that growth shows before a full disk or a large bill. A project
  * that keeps nothing, or a replica that no longer sweeps, drops its gauges rather than report stale sizes.
  */
 final class ArchiveSizes {
@@ -40,11 +41,8 @@ final class ArchiveSizes {
     private AtomicReference<RetentionSweep.Size> register(String project) {
         AtomicReference<RetentionSweep.Size> size = new AtomicReference<>(new RetentionSweep.Size(0, 0));
         gauges.put(project, List.of(
-                Gauge.builder("relay.archive.project.bytes", size, s -> s.get().bytes()).baseUnit("bytes")
-                        .tag("project", project).description("bytes the project keeps in the archive, as last swept")
-                        .register(meters),
-                Gauge.builder("relay.archive.project.objects", size, s -> s.get().objects()).tag("project", project)
-                        .description("objects the project keeps in the archive, as last swept").register(meters)));
+                RelayMeter.ARCHIVE_PROJECT_BYTES.gauge(meters, size, s -> s.get().bytes(), project),
+                RelayMeter.ARCHIVE_PROJECT_OBJECTS.gauge(meters, size, s -> s.get().objects(), project)));
         return size;
     }
 

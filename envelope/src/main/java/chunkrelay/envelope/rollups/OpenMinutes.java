@@ -1,5 +1,6 @@
 package chunkrelay.envelope.rollups;
 
+import chunkrelay.envelope.telemetry.RelayMeter;
 import chunkrelay.storage.ArchiveKey;
 import chunkrelay.storage.ChunkArchive;
 import chunkrelay.storage.ChunkMetadata;
@@ -63,8 +64,8 @@ public class OpenMinutes {
         this.clock = clock;
         this.maxBytes = config.openMaxBytesLimit();
         this.shared = new SharedOpenMinutes(rollups);
-        meters.gauge("relay.rollups.open.minutes", minutes, Map::size);
-        meters.gauge("relay.rollups.open.bytes", this, o -> o.heapBytes.get() + o.shared.decodedBytes());
+        RelayMeter.ROLLUPS_OPEN_MINUTES.gauge(meters, minutes, Map::size);
+        RelayMeter.ROLLUPS_OPEN_BYTES.gauge(meters, this, o -> o.heapBytes.get() + o.shared.decodedBytes());
     }
 
     /**

@@ -2,6 +2,7 @@ package chunkrelay.envelope.rollups;
 
 import chunkrelay.envelope.schedule.BackgroundWork;
 import chunkrelay.envelope.schedule.ClockedSchedule;
+import chunkrelay.envelope.telemetry.RelayMeter;
 import chunkrelay.storage.ArchiveUnavailableException;
 import chunkrelay.storage.ChunkArchive;
 import chunkrelay.storage.ChunkTimeIndex;
@@ -73,7 +74,8 @@ public class RollupBuilder implements ApplicationEventListener<ServerStartupEven
         this.config = config;
         this.clock = clock;
         this.meters = meters;
-        this.lateChunks = meters.gauge("relay.rollups.late.chunks", new AtomicInteger());
+        this.lateChunks = new AtomicInteger();
+        RelayMeter.ROLLUPS_LATE_CHUNKS.gauge(meters, lateChunks, AtomicInteger::get);
         this.schedule = work.schedule("rollup-builder");
         work.atStop(BackgroundWork.Stage.PERIODIC, "shared partials of open minutes", left -> unshare());
     }
@@ -118,10 +120,12 @@ public class RollupBuilder implements ApplicationEventListener<ServerStartupEven
 
     /** One round over every project: settled minutes, due hours and days, late chunks. */
     public synchronized void runOnce() {
+        int late = 0;
         for (String project : archive.listProjects()) {
             buildSettled(project);
-            lateChunks.set(cascade.absorbLate(project, this::built));
+            late += cascade.absorbLate(project, this::built);
         }
+        lateChunks.set(late);
     }
 
     /** Builds the rollups of minutes settled since the last round (at start: within the lookback). */
@@ -170,6 +174,6 @@ public class RollupBuilder implements ApplicationEventListener<ServerStartupEven
     }
 
     private void built(RollupTier tier) {
-        meters.counter("relay.rollups.built", "tier", tier.name().toLowerCase(java.util.Locale.ROOT)).increment();
+        RelayMeter.ROLLUPS_BUILT.counter(meters, tier.name().toLowerCase(java.util.Locale.ROOT)).increment();
     }
 }

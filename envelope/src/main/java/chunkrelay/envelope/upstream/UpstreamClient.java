@@ -1,5 +1,6 @@
 package chunkrelay.envelope.upstream;
 
+import chunkrelay.envelope.telemetry.RelayMeter;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -95,6 +96,6 @@ final class UpstreamClient {
     }
 
     private void countEnvelope(String outcome) {
-        meters.counter("relay.upstream.envelopes", "outcome", outcome).increment();
+        RelayMeter.UPSTREAM_ENVELOPES.counter(meters, outcome).increment();
     }
 }

@@ -3,10 +3,10 @@ package chunkrelay.envelope.upstream;
 import chunkrelay.envelope.errors.RelayError;
 import chunkrelay.envelope.schedule.BackgroundWork;
 import chunkrelay.envelope.schedule.ClockedSchedule;
+import chunkrelay.envelope.telemetry.RelayMeter;
 import chunkrelay.retry.Backoff;
 import chunkrelay.storage.ArchiveUnavailableException;
 import chunkrelay.storage.ObjectStore;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micronaut.context.annotation.Context;
 import io.micronaut.context.annotation.Requires;
@@ -73,10 +73,8 @@ public class UpstreamForwarder {
         this.client = new UpstreamClient(config, rateLimits, meters, clock);
         this.spool = new UpstreamSpool(config, store, meters, clock,
                 envelope -> client.attempt(envelope) || expired(envelope));
-        Gauge.builder("relay.upstream.queue.depth", queue, LinkedBlockingDeque::size)
-                .description("envelopes waiting in memory for the upstream").register(meters);
-        Gauge.builder("relay.upstream.queue.bytes", queuedBytes, AtomicLong::get).baseUnit("bytes")
-                .description("bytes waiting in memory for the upstream").register(meters);
+        RelayMeter.UPSTREAM_QUEUE_DEPTH.gauge(meters, queue, LinkedBlockingDeque::size);
+        RelayMeter.UPSTREAM_QUEUE_BYTES.gauge(meters, queuedBytes, AtomicLong::get);
         this.background = work.schedule("upstream-spool");
         work.atStop(BackgroundWork.Stage.UPSTREAM, "upstream forwarding", this::stop);
         if (config.enabled()) {
@@ -192,7 +190,7 @@ public class UpstreamForwarder {
             } catch (ArchiveUnavailableException e) {
                 LOG.warn("could not spool an envelope for the upstream, retrying it in memory: {}", e.getMessage());
             }
-            meters.counter("relay.upstream.retries").increment();
+            RelayMeter.UPSTREAM_RETRIES.counter(meters).increment();
             // the next attempt is due on the clock, so that a test moves a test clock instead of waiting
             Instant due = clock.instant().plus(backoff.delay(++failures));
             while (!stopping && clock.instant().isBefore(due)) {
@@ -224,12 +222,12 @@ public class UpstreamForwarder {
 
     /** Counts an item dropped before it could be queued (the caller keeps the SDK's answer). */
     private void countItem(String type, String outcome) {
-        meters.counter("relay.upstream.items", "type", type.length() > 32 ? "unknown" : type, "outcome", outcome)
+        RelayMeter.UPSTREAM_ITEMS.counter(meters, type.length() > 32 ? "unknown" : type, outcome)
                 .increment();
     }
 
     private void countEnvelope(String outcome) {
-        meters.counter("relay.upstream.envelopes", "outcome", outcome).increment();
+        RelayMeter.UPSTREAM_ENVELOPES.counter(meters, outcome).increment();
     }
 
     /**

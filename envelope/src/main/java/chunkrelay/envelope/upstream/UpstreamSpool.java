@@ -1,12 +1,12 @@
 package chunkrelay.envelope.upstream;
 
+import chunkrelay.envelope.telemetry.RelayMeter;
 import chunkrelay.retry.Backoff;
 import chunkrelay.storage.ArchiveLayout;
 import chunkrelay.storage.ArchiveUnavailableException;
 import chunkrelay.storage.ObjectLease;
 import chunkrelay.storage.ObjectStore;
 
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -65,10 +65,8 @@ public final class UpstreamSpool {
         this.clock = clock;
         this.delivery = delivery;
         this.backoff = new Backoff(config.retryInitial(), config.retryMax(), 1.5);
-        Gauge.builder("relay.upstream.spool.depth", depth, AtomicLong::get)
-                .description("envelopes in the spool in the bucket, as last listed").register(meters);
-        Gauge.builder("relay.upstream.spool.oldest.age", oldestMillis, v -> v.get() / 1000.0).baseUnit("seconds")
-                .description("age of the oldest spooled envelope, as last listed").register(meters);
+        RelayMeter.UPSTREAM_SPOOL_DEPTH.gauge(meters, depth, AtomicLong::get);
+        RelayMeter.UPSTREAM_SPOOL_OLDEST_AGE.gauge(meters, oldestMillis, v -> v.get() / 1000.0);
     }
 
     /**
@@ -81,7 +79,7 @@ public final class UpstreamSpool {
                 + UUID.randomUUID() + ".envelope";
         store.storeObject(key, envelope.spooled());
         depth.incrementAndGet();
-        meters.counter("relay.upstream.envelopes", "outcome", "spooled").increment();
+        RelayMeter.UPSTREAM_ENVELOPES.counter(meters, "spooled").increment();
     }
 
     /** What waited in memory or was being retried when the relay stops, for the next relay to send. */
@@ -128,7 +126,7 @@ public final class UpstreamSpool {
                     continue;
                 }
                 if (!delivery.settled(UpstreamEnvelope.fromSpool(spooled.get()))) {
-                    meters.counter("relay.upstream.retries").increment();
+                    RelayMeter.UPSTREAM_RETRIES.counter(meters).increment();
                     nextAttempt = clock.millis() + backoff.delay(++failures).toMillis();
                     return;
                 }

@@ -62,6 +62,10 @@ public final class PrometheusScrape {
         return has(name, labels) ? value(name, labels) : 0;
     }
 
+    public List<Sample> samples() {
+        return samples;
+    }
+
     public boolean has(String name, String... labels) {
         return !matching(name, labels).isEmpty();
     }

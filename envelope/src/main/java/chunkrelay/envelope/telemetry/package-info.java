@@ -1,0 +1,6 @@
+/**
+ * Telemetry declared once: every meter the relay registers, with its kind, unit, tags and meaning
+ * ({@link chunkrelay.envelope.telemetry.RelayMeter}). Every package registers its meters through it; it uses no
+ * other package of the application.
+ */
+package chunkrelay.envelope.telemetry;
