@@ -18,39 +18,26 @@ final class ChunkMetadataReader {
     }
 
     static ClientSdk clientSdk(JsonParser p) throws IOException, ChunkSchemaException {
-        JsonValues.expectObject(p, "client_sdk");
-        JsonFields seen = new JsonFields("client_sdk.");
+        JsonFields fields = JsonFields.of(p, "client_sdk");
         String name = null;
         String version = null;
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
-            String field = p.currentName();
-            p.nextToken();
-            switch (field) {
-                case "name" -> {
-                    seen.mark(field);
-                    name = JsonValues.string(p, "client_sdk.name");
-                }
-                case "version" -> {
-                    seen.mark(field);
-                    version = JsonValues.string(p, "client_sdk.version");
-                }
+        while (fields.next()) {
+            switch (fields.name()) {
+                case "name" -> name = JsonValues.string(p, fields.known("name"));
+                case "version" -> version = JsonValues.string(p, fields.known("version"));
                 default -> p.skipChildren();
             }
         }
-        seen.require("name", "version");
+        fields.require("name", "version");
         return new ClientSdk(name, version);
     }
 
     static List<DebugImage> debugImages(JsonParser p) throws IOException, ChunkSchemaException {
-        JsonValues.expectObject(p, "debug_meta");
-        JsonFields seen = new JsonFields("debug_meta.");
+        JsonFields fields = JsonFields.of(p, "debug_meta");
         List<DebugImage> images = new ArrayList<>();
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
-            String field = p.currentName();
-            p.nextToken();
-            if (field.equals("images")) {
-                seen.mark(field);
-                JsonValues.expectArray(p, "debug_meta.images");
+        while (fields.next()) {
+            if (fields.name().equals("images")) {
+                JsonValues.expectArray(p, fields.known("images"));
                 while (p.nextToken() != JsonToken.END_ARRAY) {
                     images.add(debugImage(p, "debug_meta.images[" + images.size() + "]"));
                 }
@@ -58,13 +45,12 @@ final class ChunkMetadataReader {
                 p.skipChildren();
             }
         }
-        seen.require("images");
+        fields.require("images");
         return images;
     }
 
     private static DebugImage debugImage(JsonParser p, String path) throws IOException, ChunkSchemaException {
-        JsonValues.expectObject(p, path);
-        JsonFields seen = new JsonFields(path + ".");
+        JsonFields fields = JsonFields.of(p, path);
         String type = null;
         String codeFile = null;
         String debugId = null;
@@ -72,45 +58,30 @@ final class ChunkMetadataReader {
         Long imageVmaddr = null;
         long imageSize = 0;
         String uuid = null;
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
-            String field = p.currentName();
-            p.nextToken();
-            String fieldPath = path + "." + field;
-            switch (field) {
+        while (fields.next()) {
+            switch (fields.name()) {
                 case "type" -> {
-                    seen.mark(field);
+                    String fieldPath = fields.known("type");
                     type = JsonValues.string(p, fieldPath);
                     if (!DebugImageTypes.contains(type)) {
                         throw new ChunkSchemaException(fieldPath + ": unknown variant \""
                                 + JsonValues.abbreviate(type) + "\", expected one of " + DebugImageTypes.NAMES);
                     }
                 }
-                case "code_file", "name" -> {
-                    seen.mark("code_file");
-                    codeFile = JsonValues.optionalString(p, fieldPath);
-                }
+                case "code_file", "name" -> codeFile = JsonValues.optionalString(p, fields.known("code_file"));
                 case "debug_id", "id" -> {
-                    seen.mark("debug_id");
+                    String fieldPath = fields.known("debug_id");
                     debugId = JsonValues.optionalString(p, fieldPath);
                     if (debugId != null && !DebugImageTypes.isDebugId(debugId)) {
                         throw new ChunkSchemaException(fieldPath + ": \"" + JsonValues.abbreviate(debugId)
                                 + "\" is not a debug id");
                     }
                 }
-                case "image_addr" -> {
-                    seen.mark(field);
-                    imageAddr = JsonValues.optionalAddress(p, fieldPath);
-                }
-                case "image_vmaddr" -> {
-                    seen.mark(field);
-                    imageVmaddr = JsonValues.optionalAddress(p, fieldPath);
-                }
-                case "image_size" -> {
-                    seen.mark(field);
-                    imageSize = numberOrNumericString(p, fieldPath);
-                }
+                case "image_addr" -> imageAddr = JsonValues.optionalAddress(p, fields.known("image_addr"));
+                case "image_vmaddr" -> imageVmaddr = JsonValues.optionalAddress(p, fields.known("image_vmaddr"));
+                case "image_size" -> imageSize = numberOrNumericString(p, fields.known("image_size"));
                 case "uuid", "build_id" -> {
-                    seen.mark("uuid");
+                    String fieldPath = fields.known("uuid");
                     uuid = JsonValues.optionalString(p, fieldPath);
                     if (uuid != null && SentryUuid.parseOrNull(uuid) == null) {
                         throw new ChunkSchemaException(fieldPath + ": \"" + JsonValues.abbreviate(uuid)
@@ -120,7 +91,7 @@ final class ChunkMetadataReader {
                 default -> p.skipChildren();
             }
         }
-        seen.require("type");
+        fields.require("type");
         return new DebugImage(type, imageAddr, imageSize == 0 ? null : imageSize, imageVmaddr, codeFile,
                 debugId, null, uuid, null);
     }
@@ -150,26 +121,22 @@ final class ChunkMetadataReader {
     }
 
     private static Measurement measurement(JsonParser p, String path) throws IOException, ChunkSchemaException {
-        JsonValues.expectObject(p, path);
-        JsonFields seen = new JsonFields(path + ".");
+        JsonFields fields = JsonFields.of(p, path);
         String unit = null;
         List<double[]> values = new ArrayList<>();
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
-            String field = p.currentName();
-            p.nextToken();
-            switch (field) {
+        while (fields.next()) {
+            switch (fields.name()) {
                 case "unit" -> {
-                    seen.mark(field);
-                    unit = MeasurementUnits.canonical(JsonValues.string(p, path + ".unit"));
+                    unit = MeasurementUnits.canonical(JsonValues.string(p, fields.known("unit")));
                     if (unit == null) {
                         throw new ChunkSchemaException(path + ".unit: unknown variant \""
                                 + JsonValues.abbreviate(p.getText()) + "\", expected one of " + MeasurementUnits.NAMES);
                     }
                 }
                 case "values" -> {
-                    seen.mark(field);
+                    String valuesPath = fields.known("values");
                     values.clear();
-                    JsonValues.expectArray(p, path + ".values");
+                    JsonValues.expectArray(p, valuesPath);
                     while (p.nextToken() != JsonToken.END_ARRAY) {
                         values.add(measurementValue(p, path + ".values[" + values.size() + "]"));
                     }
@@ -177,7 +144,7 @@ final class ChunkMetadataReader {
                 default -> p.skipChildren();
             }
         }
-        seen.require("unit", "values");
+        fields.require("unit", "values");
         double[] timestampsOut = new double[values.size()];
         double[] valuesOut = new double[values.size()];
         for (int i = 0; i < values.size(); i++) {
@@ -188,26 +155,17 @@ final class ChunkMetadataReader {
     }
 
     private static double[] measurementValue(JsonParser p, String path) throws IOException, ChunkSchemaException {
-        JsonValues.expectObject(p, path);
-        JsonFields seen = new JsonFields(path + ".");
+        JsonFields fields = JsonFields.of(p, path);
         double timestamp = 0;
         double value = 0;
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
-            String field = p.currentName();
-            p.nextToken();
-            switch (field) {
-                case "timestamp" -> {
-                    seen.mark(field);
-                    timestamp = JsonValues.finiteDouble(p, path + ".timestamp");
-                }
-                case "value" -> {
-                    seen.mark(field);
-                    value = JsonValues.finiteDouble(p, path + ".value");
-                }
+        while (fields.next()) {
+            switch (fields.name()) {
+                case "timestamp" -> timestamp = JsonValues.finiteDouble(p, fields.known("timestamp"));
+                case "value" -> value = JsonValues.finiteDouble(p, fields.known("value"));
                 default -> p.skipChildren();
             }
         }
-        seen.require("timestamp", "value");
+        fields.require("timestamp", "value");
         return new double[] {timestamp, value};
     }
 }

@@ -79,7 +79,7 @@ final class SampleV2Parser {
         /** A {@link ParsedChunk}, or a {@link ParsedAndroidChunk} when reading an Android trace chunk. */
         Object root() throws IOException, ChunkSchemaException {
             JsonValues.expectObject(p, "the chunk");
-            JsonFields seen = new JsonFields("");
+            JsonFields fields = new JsonFields(p, "");
             SentryUuid chunkId = null;
             SentryUuid profilerId = null;
             String platform = null;
@@ -95,13 +95,12 @@ final class SampleV2Parser {
             long timestampNanos = 0;
             ParsedAndroidChunk.SampledProfileText sampledProfile = null;
             String contentType = null;
-            while (p.nextToken() == JsonToken.FIELD_NAME) {
-                String name = p.currentName();
-                p.nextToken();
+            while (fields.next()) {
+                String name = fields.name();
                 switch (name) {
                     case "sampled_profile" -> {
                         // for V2, read only for the version dispatch, with the minimal parse's duplicate check
-                        seen.mark(name);
+                        fields.known(name);
                         hasSampledProfile = p.currentToken() != JsonToken.VALUE_NULL;
                         if (mode == Mode.ANDROID_TRACE && hasSampledProfile) {
                             sampledProfile = sampledProfileText();
@@ -111,7 +110,7 @@ final class SampleV2Parser {
                     }
                     case "timestamp" -> {
                         if (android) {
-                            seen.mark(name);
+                            fields.known(name);
                             timestampNanos = JsonValues.timestampNanos(p, name);
                         } else {
                             p.skipChildren();
@@ -119,14 +118,14 @@ final class SampleV2Parser {
                     }
                     case "content_type" -> {
                         if (mode == Mode.PERFETTO_METADATA) {
-                            seen.mark(name);
+                            fields.known(name);
                             contentType = JsonValues.optionalString(p, name);
                         } else {
                             p.skipChildren();
                         }
                     }
                     case "chunk_id" -> {
-                        seen.mark(name);
+                        fields.known(name);
                         chunkId = uuid(name);
                     }
                     case "event_id", "profile_id" -> {
@@ -135,39 +134,39 @@ final class SampleV2Parser {
                         p.skipChildren();
                     }
                     case "profiler_id" -> {
-                        seen.mark(name);
+                        fields.known(name);
                         profilerId = uuid(name);
                     }
                     case "platform" -> {
-                        seen.mark(name);
+                        fields.known(name);
                         platform = JsonValues.string(p, name);
                     }
                     case "release" -> {
-                        seen.mark(name);
+                        fields.known(name);
                         release = JsonValues.optionalString(p, name);
                     }
                     case "environment" -> {
-                        seen.mark(name);
+                        fields.known(name);
                         environment = JsonValues.optionalString(p, name);
                     }
                     case "client_sdk" -> {
-                        seen.mark(name);
+                        fields.known(name);
                         clientSdk = ChunkMetadataReader.clientSdk(p);
                     }
                     case "version" -> {
-                        seen.mark(name);
+                        fields.known(name);
                         version = MinimalChunk.version(p);
                     }
                     case "debug_meta" -> {
-                        seen.mark(name);
+                        fields.known(name);
                         debugImages = ChunkMetadataReader.debugImages(p);
                     }
                     case "measurements" -> {
-                        seen.mark(name);
+                        fields.known(name);
                         measurements = ChunkMetadataReader.measurements(p);
                     }
                     case "profile" -> {
-                        seen.mark(name);
+                        fields.known(name);
                         if (android) {
                             p.skipChildren();
                         } else {
@@ -181,17 +180,17 @@ final class SampleV2Parser {
             if (mode == Mode.PERFETTO_METADATA) {
                 return new ParsedPerfettoMetadata(chunkId, profilerId, platform, release, environment, clientSdk,
                         version, debugImages, measurements, contentType,
-                        seen.firstMissing("chunk_id", "profiler_id", "platform", "client_sdk"));
+                        fields.firstMissing("chunk_id", "profiler_id", "platform", "client_sdk"));
             }
             if (android) {
-                seen.require("chunk_id", "profiler_id", "platform", "client_sdk", "release", "timestamp");
+                fields.require("chunk_id", "profiler_id", "platform", "client_sdk", "release", "timestamp");
                 if (release == null) {
                     throw new ChunkSchemaException("release: invalid type: null, expected a string");
                 }
                 return new ParsedAndroidChunk(chunkId, profilerId, platform, release, environment, clientSdk, version,
                         debugImages, measurements, timestampNanos, sampledProfile);
             }
-            seen.require("chunk_id", "profiler_id", "platform", "client_sdk", "version", "profile");
+            fields.require("chunk_id", "profiler_id", "platform", "client_sdk", "version", "profile");
             return profile.chunk(chunkId, profilerId, platform, release, environment, clientSdk, version, debugImages,
                     measurements, hasSampledProfile, hasChunkIdAlias);
         }

@@ -62,32 +62,29 @@ final class SampleV2ProfileReader {
     }
 
     void read() throws IOException, ChunkSchemaException {
-        JsonValues.expectObject(p, "profile");
-        JsonFields seen = new JsonFields("profile.");
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
-            String field = p.currentName();
-            p.nextToken();
-            switch (field) {
+        JsonFields fields = JsonFields.of(p, "profile");
+        while (fields.next()) {
+            switch (fields.name()) {
                 case "samples" -> {
-                    seen.mark(field);
+                    fields.known("samples");
                     samples();
                 }
                 case "stacks" -> {
-                    seen.mark(field);
+                    fields.known("stacks");
                     stacks();
                 }
                 case "frames" -> {
-                    seen.mark(field);
+                    fields.known("frames");
                     frames();
                 }
                 case "thread_metadata" -> {
-                    seen.mark(field);
+                    fields.known("thread_metadata");
                     threadMetadata();
                 }
                 default -> p.skipChildren();
             }
         }
-        seen.require("samples", "stacks", "frames");
+        fields.require("samples", "stacks", "frames");
     }
 
     private void samples() throws IOException, ChunkSchemaException {
@@ -264,8 +261,7 @@ final class SampleV2ProfileReader {
     }
 
     private Frame frame(String path) throws IOException, ChunkSchemaException {
-        JsonValues.expectObject(p, path);
-        JsonFields seen = new JsonFields(path + ".");
+        JsonFields fields = JsonFields.of(p, path);
         String absPath = null;
         Integer colno = null;
         String filename = null;
@@ -275,46 +271,18 @@ final class SampleV2ProfileReader {
         Integer lineno = null;
         String module = null;
         String platform = null;
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
-            String field = p.currentName();
-            p.nextToken();
-            switch (field) {
-                case "abs_path" -> {
-                    seen.mark(field);
-                    absPath = JsonValues.optionalString(p, path + ".abs_path");
-                }
-                case "colno", "column" -> {
-                    seen.mark("colno");
-                    colno = JsonValues.optionalU32(p, path + "." + field);
-                }
-                case "filename", "file" -> {
-                    seen.mark("filename");
-                    filename = JsonValues.optionalString(p, path + "." + field);
-                }
-                case "function", "name" -> {
-                    seen.mark("function");
-                    function = JsonValues.optionalString(p, path + "." + field);
-                }
-                case "in_app" -> {
-                    seen.mark(field);
-                    inApp = JsonValues.optionalBoolean(p, path + ".in_app");
-                }
-                case "instruction_addr" -> {
-                    seen.mark(field);
-                    instructionAddr = JsonValues.optionalAddress(p, path + ".instruction_addr");
-                }
-                case "lineno", "line" -> {
-                    seen.mark("lineno");
-                    lineno = JsonValues.optionalU32(p, path + "." + field);
-                }
-                case "module" -> {
-                    seen.mark(field);
-                    module = JsonValues.optionalString(p, path + ".module");
-                }
-                case "platform" -> {
-                    seen.mark(field);
-                    platform = JsonValues.optionalString(p, path + ".platform");
-                }
+        while (fields.next()) {
+            switch (fields.name()) {
+                case "abs_path" -> absPath = JsonValues.optionalString(p, fields.known("abs_path"));
+                case "colno", "column" -> colno = JsonValues.optionalU32(p, fields.known("colno"));
+                case "filename", "file" -> filename = JsonValues.optionalString(p, fields.known("filename"));
+                case "function", "name" -> function = JsonValues.optionalString(p, fields.known("function"));
+                case "in_app" -> inApp = JsonValues.optionalBoolean(p, fields.known("in_app"));
+                case "instruction_addr" ->
+                        instructionAddr = JsonValues.optionalAddress(p, fields.known("instruction_addr"));
+                case "lineno", "line" -> lineno = JsonValues.optionalU32(p, fields.known("lineno"));
+                case "module" -> module = JsonValues.optionalString(p, fields.known("module"));
+                case "platform" -> platform = JsonValues.optionalString(p, fields.known("platform"));
                 default -> p.skipChildren();
             }
         }
@@ -329,22 +297,13 @@ final class SampleV2ProfileReader {
             String threadId = JsonValues.unicode(p.currentName(), "profile.thread_metadata");
             p.nextToken();
             String path = "profile.thread_metadata." + JsonValues.abbreviate(threadId);
-            JsonValues.expectObject(p, path);
-            JsonFields seen = new JsonFields(path + ".");
+            JsonFields fields = JsonFields.of(p, path);
             String name = null;
             Integer priority = null;
-            while (p.nextToken() == JsonToken.FIELD_NAME) {
-                String field = p.currentName();
-                p.nextToken();
-                switch (field) {
-                    case "name" -> {
-                        seen.mark(field);
-                        name = JsonValues.optionalString(p, path + ".name");
-                    }
-                    case "priority" -> {
-                        seen.mark(field);
-                        priority = JsonValues.optionalU32(p, path + ".priority");
-                    }
+            while (fields.next()) {
+                switch (fields.name()) {
+                    case "name" -> name = JsonValues.optionalString(p, fields.known("name"));
+                    case "priority" -> priority = JsonValues.optionalU32(p, fields.known("priority"));
                     default -> p.skipChildren();
                 }
             }

@@ -1,6 +1,5 @@
 package chunkrelay.storage;
 
-import chunkrelay.retry.Sleeper;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.auth.credentials.AnonymousCredentialsProvider;
@@ -47,24 +46,18 @@ public final class ObjectStore implements AutoCloseable {
     private final Clock clock;
     private volatile boolean bucketReady;
 
-    private ObjectStore(ArchiveSettings settings, AwsCredentialsProvider credentials, S3Client s3, Clock clock,
-                        Sleeper sleeper) {
+    private ObjectStore(ArchiveSettings settings, AwsCredentialsProvider credentials, S3Client s3, Clock clock) {
         this.settings = settings;
         this.credentials = credentials;
         this.s3 = s3;
-        this.requests = new StoreRequests(settings, clock, sleeper);
+        this.requests = new StoreRequests(settings, clock);
         this.clock = clock;
     }
 
-    /** The configured bucket, reached with the AWS SDK over HTTP, with deadlines on {@code clock}. */
+    /** The configured bucket, reached with the AWS SDK over HTTP, with deadlines and waits on {@code clock}. */
     public static ObjectStore overHttp(ArchiveSettings settings, Clock clock) {
-        return overHttp(settings, clock, Sleeper.THREAD_SLEEP);
-    }
-
-    /** With the waits between attempts on {@code sleeper}, for tests that move {@code clock} instead. */
-    static ObjectStore overHttp(ArchiveSettings settings, Clock clock, Sleeper sleeper) {
         AwsCredentialsProvider credentials = S3Clients.credentials(settings);
-        return new ObjectStore(settings, credentials, S3Clients.overHttp(settings, credentials), clock, sleeper);
+        return new ObjectStore(settings, credentials, S3Clients.overHttp(settings, credentials), clock);
     }
 
     /**
@@ -74,8 +67,7 @@ public final class ObjectStore implements AutoCloseable {
      */
     public static ObjectStore inProcess(EmbeddedS3Server server, ArchiveSettings settings, Clock clock) {
         ArchiveSettings applied = server.applyTo(settings);
-        return new ObjectStore(applied, AnonymousCredentialsProvider.create(), server.inProcessClient(), clock,
-                Sleeper.THREAD_SLEEP);
+        return new ObjectStore(applied, AnonymousCredentialsProvider.create(), server.inProcessClient(), clock);
     }
 
     public ArchiveSettings settings() {

@@ -16,8 +16,9 @@ import java.util.function.Function;
 
 /**
  * How the store runs one logical request: attempts with exponential backoff and jitter inside one deadline, the
- * retryable failures told from the final ones, and a failure reported as {@link ArchiveUnavailableException}. The
- * SDK's own retries are off, so that {@link Attempts} knows when a 412 may answer a write of ours.
+ * deadline and the waits between attempts both on the store's clock ({@link Sleeper#on}), the retryable failures
+ * told from the final ones, and a failure reported as {@link ArchiveUnavailableException}. The SDK's own retries are
+ * off, so that {@link Attempts} knows when a 412 may answer a write of ours.
  */
 final class StoreRequests {
     private static final Logger LOG = LoggerFactory.getLogger(StoreRequests.class);
@@ -28,11 +29,11 @@ final class StoreRequests {
     private final Clock clock;
     private final Sleeper sleeper;
 
-    StoreRequests(ArchiveSettings settings, Clock clock, Sleeper sleeper) {
+    StoreRequests(ArchiveSettings settings, Clock clock) {
         this.settings = settings;
         this.clock = clock;
         this.backoff = new Backoff(settings.retryBackoff(), MAX_BACKOFF, 2);
-        this.sleeper = sleeper;
+        this.sleeper = Sleeper.on(clock);
     }
 
     /** A deadline of the configured length, from now. */

@@ -33,7 +33,7 @@ class StoreDeadlineTest {
         }
         Instant start = clock.instant();
         long realStart = System.nanoTime();
-        try (ObjectStore store = ObjectStore.overHttp(settings, clock, clock)) {
+        try (ObjectStore store = ObjectStore.overHttp(settings, clock)) {
             ArchiveUnavailableException e = assertThrows(ArchiveUnavailableException.class,
                     () -> store.storeObject("chunk", new byte[] {1}));
 

@@ -8,16 +8,12 @@ import chunkrelay.envelope.views.ProfileQuestions;
 import chunkrelay.envelope.views.ProfileViews;
 import chunkrelay.envelope.views.QuestionExport;
 import chunkrelay.envelope.views.ViewQuery;
-import chunkrelay.storage.ArchiveUnavailableException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.micronaut.context.ApplicationContext;
-import io.micronaut.context.exceptions.BeanInstantiationException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
 import picocli.CommandLine.TypeConversionException;
 
 import java.io.IOException;
@@ -30,7 +26,6 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 
 /**
  * {@code java -jar envelope.jar export --project 1 --from <time> --to <time> --format pprof --out profile.pb.gz}
@@ -42,21 +37,15 @@ import java.util.concurrent.Callable;
  * {@code --format regressions --baseline … --comparison …} the regressions. Exit code 0 when the file is written, 1 when
  * the archive cannot be read, 2 for a usage or configuration error.
  */
-@Command(name = ExportCli.COMMAND, sortOptions = false,
+@Command(name = ExportCli.COMMAND,
         description = {"Writes the merged profile of the project's archived chunks, as the query API's profile export"
                 + " does, from the archive of the relay's relay.storage.* configuration.",
                 "Times are RFC 3339 (2026-11-22T02:00:00Z) or Unix seconds; the range defaults to the last hour."},
-        exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:the file is written", "1:the archive or the file could not be read or written",
                 "2:usage or configuration error"})
-public final class ExportCli implements Callable<Integer> {
+public final class ExportCli extends ContextCommand {
     static final String COMMAND = "export";
-    static final int OK = 0;
-    static final int FAILED = 1;
-    static final int USAGE = CommandLines.USAGE;
 
-    @Spec
-    private CommandSpec spec;
     @Option(names = "--project", required = true, paramLabel = "<id>", description = "the numeric project id")
     private String project;
     @Option(names = "--from", paramLabel = "<time>", description = "the start of the range, inclusive"
@@ -98,8 +87,6 @@ public final class ExportCli implements Callable<Integer> {
     @Option(names = "--search", paramLabel = "<text>", description = "with --format functions or functions-csv:"
             + " only functions whose name or file contains it")
     private String search;
-    @Option(names = {"-h", "--help"}, usageHelp = true, description = "print this help and exit")
-    private boolean help;
 
     /** Runs the command and returns the process exit code; {@code args} excludes the command name. */
     public static int run(List<String> args, PrintStream out, PrintStream err) {
@@ -107,13 +94,11 @@ public final class ExportCli implements Callable<Integer> {
     }
 
     @Override
-    public Integer call() {
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
-        try (ApplicationContext context = CommandLines.context()) {
-            // a range given without an end ends now on the relay's clock
-            ViewQuery query = query(context.getBean(Clock.class).instant());
-            ProfileViews views = context.getBean(ProfileViews.class);
+    int run(ApplicationContext context, PrintWriter out, PrintWriter err) {
+        // a range given without an end ends now on the relay's clock
+        ViewQuery query = query(context.getBean(Clock.class).instant());
+        ProfileViews views = context.getBean(ProfileViews.class);
+        try {
             try (OutputStream stream = Files.newOutputStream(file)) {
                 if (FunctionExport.handles(format)) {
                     FunctionExport.write(format, query, sort, search, baseline, comparison,
@@ -130,11 +115,8 @@ public final class ExportCli implements Callable<Integer> {
             return OK;
         } catch (RelayError e) {
             err.println("export: " + e.getMessage());
-            return USAGE;
-        } catch (BeanInstantiationException e) {
-            err.println("export: configuration error: " + e.getMessage());
-            return USAGE;
-        } catch (ArchiveUnavailableException | IOException e) {
+            return CommandLines.USAGE;
+        } catch (IOException e) {
             err.println("export: " + e.getMessage());
             return FAILED;
         }
@@ -145,7 +127,7 @@ public final class ExportCli implements Callable<Integer> {
             return ViewQuery.parse(project, from, to, profilerId, platform, release, threadId, traceId, spanId, now)
                     .withEnvironment(environment);
         } catch (RelayError e) {
-            throw new ParameterException(spec.commandLine(), e.getMessage());
+            throw new ParameterException(spec().commandLine(), e.getMessage());
         }
     }
 

@@ -1,19 +1,13 @@
 package chunkrelay.envelope.cli;
 
 import chunkrelay.envelope.rollups.ArchiveReindex;
-import chunkrelay.storage.ArchiveUnavailableException;
 import io.micronaut.context.ApplicationContext;
-import io.micronaut.context.exceptions.BeanInstantiationException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.util.List;
-import java.util.concurrent.Callable;
 
 /**
  * {@code java -jar envelope.jar reindex --project <id> --from <yyyy-mm-dd> --to <yyyy-mm-dd>}: files the chunks of an
@@ -21,22 +15,17 @@ import java.util.concurrent.Callable;
  * application context with the relay's configuration ({@code relay.storage.*}) but no HTTP server. Exit code 0 when
  * done, 1 when the archive could not be read or written, 2 for a usage or configuration error.
  */
-@Command(name = ReindexCli.COMMAND, sortOptions = false,
+@Command(name = ReindexCli.COMMAND,
         description = {"Files every chunk of the project whose first sample lies in the UTC days [from, to] in the"
                 + " index by time and builds the rollups of their minutes, hours and days, so that the views answer"
                 + " ranges of an archive written before the index.",
                 "Uses the relay's relay.storage.* configuration; safe beside running relays."},
-        exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:done", "1:the archive could not be read or written", "2:usage or configuration error"})
-public final class ReindexCli implements Callable<Integer> {
+public final class ReindexCli extends ContextCommand {
     static final String COMMAND = "reindex";
 
-    @Spec
-    private CommandSpec spec;
     @Mixin
     private ProjectDays days;
-    @Option(names = {"-h", "--help"}, usageHelp = true, description = "print this help and exit")
-    private boolean help;
 
     /** Runs the command and returns the process exit code; {@code args} excludes the command name. */
     public static int run(List<String> args, PrintStream out, PrintStream err) {
@@ -44,20 +33,14 @@ public final class ReindexCli implements Callable<Integer> {
     }
 
     @Override
-    public Integer call() {
+    void checkOptions() {
         days.check();
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
-        try (ApplicationContext context = CommandLines.context()) {
-            ArchiveReindex reindex = context.getBean(ArchiveReindex.class);
-            out.println(reindex.reindex(days.projectId(), days.from(), days.to()).describe());
-            return 0;
-        } catch (BeanInstantiationException e) {
-            err.println("reindex: configuration error: " + CommandLines.rootMessage(e));
-            return CommandLines.USAGE;
-        } catch (ArchiveUnavailableException e) {
-            err.println("reindex: the archive is not reachable: " + e.getMessage());
-            return 1;
-        }
+    }
+
+    @Override
+    int run(ApplicationContext context, PrintWriter out, PrintWriter err) {
+        ArchiveReindex reindex = context.getBean(ArchiveReindex.class);
+        out.println(reindex.reindex(days.projectId(), days.from(), days.to()).describe());
+        return OK;
     }
 }

@@ -4,19 +4,14 @@ import chunkrelay.envelope.derivation.ChunkDerivations;
 import chunkrelay.envelope.recovery.ReplayCommand;
 import chunkrelay.envelope.recovery.ReplayPlan;
 import chunkrelay.envelope.recovery.ReplaySummary;
-import chunkrelay.storage.ArchiveUnavailableException;
 import io.micronaut.context.ApplicationContext;
-import io.micronaut.context.exceptions.BeanInstantiationException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.util.List;
-import java.util.concurrent.Callable;
 
 /**
  * {@code java -jar envelope.jar replay --project <id> --from <yyyy-mm-dd> --to <yyyy-mm-dd>}: runs
@@ -26,31 +21,24 @@ import java.util.concurrent.Callable;
  * 0 when every chunk is delivered (now or before), 1 when some could not be or were refused, 2 for a usage or
  * configuration error.
  */
-@Command(name = ReplayCli.COMMAND, sortOptions = false,
+@Command(name = ReplayCli.COMMAND,
         description = {"Re-sends the archived OTLP form of every chunk of the project whose first sample lies in the"
                 + " UTC days [from, to] and that has no delivery marker (nor a refusal marker, unless"
                 + " --include-refused). With relay.otlp.max-age set, says first how many the endpoint will refuse"
                 + " as too old.",
                 "Needs relay.otlp.endpoint (env RELAY_OTLP_ENDPOINT) and the relay's relay.storage.* configuration."},
-        exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:every chunk is delivered, now or before", "1:some chunks could not be delivered or were"
                 + " refused",
                 "2:usage or configuration error"})
-public final class ReplayCli implements Callable<Integer> {
+public final class ReplayCli extends ContextCommand {
     static final String COMMAND = "replay";
-    static final int OK = 0;
-    static final int INCOMPLETE = 1;
     public static final int USAGE = CommandLines.USAGE;
 
-    @Spec
-    private CommandSpec spec;
     @Mixin
     private ProjectDays days;
     @Option(names = "--include-refused", description = "also re-send chunks the endpoint refused for good before"
             + " (e.g. after fixing what it refused them for)")
     private boolean includeRefused;
-    @Option(names = {"-h", "--help"}, usageHelp = true, description = "print this help and exit")
-    private boolean help;
 
     /** Runs the command and returns the process exit code; {@code args} excludes the command name. */
     public static int run(List<String> args, PrintStream out, PrintStream err) {
@@ -58,16 +46,18 @@ public final class ReplayCli implements Callable<Integer> {
     }
 
     @Override
-    public Integer call() {
+    void checkOptions() {
         days.check();
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
-        try (ApplicationContext context = CommandLines.context()) {
-            if (context.getProperty("relay.otlp.endpoint", String.class).filter(s -> !s.isBlank()).isEmpty()) {
-                err.println("replay: relay.otlp.endpoint (env RELAY_OTLP_ENDPOINT) is not set: there is nothing to"
-                        + " replay to");
-                return USAGE;
-            }
+    }
+
+    @Override
+    int run(ApplicationContext context, PrintWriter out, PrintWriter err) {
+        if (context.getProperty("relay.otlp.endpoint", String.class).filter(s -> !s.isBlank()).isEmpty()) {
+            err.println("replay: relay.otlp.endpoint (env RELAY_OTLP_ENDPOINT) is not set: there is nothing to"
+                    + " replay to");
+            return USAGE;
+        }
+        try {
             // chunks archived but not derived (a relay stopped inside their link window) get their OTLP form first
             context.getBean(ChunkDerivations.class).deriveForReplay(days.projectId(), days.from(), days.to());
             ReplayCommand replay = context.getBean(ReplayCommand.class);
@@ -80,17 +70,11 @@ public final class ReplayCli implements Callable<Integer> {
             out.println(summary.describe());
             summary.refusals().forEach(refusal -> err.println("replay: refused for good: " + refusal));
             summary.failures().forEach(failure -> err.println("replay: not delivered: " + failure));
-            return summary.complete() ? OK : INCOMPLETE;
-        } catch (BeanInstantiationException e) {
-            err.println("replay: configuration error: " + CommandLines.rootMessage(e));
-            return USAGE;
-        } catch (ArchiveUnavailableException e) {
-            err.println("replay: the archive is not reachable: " + e.getMessage());
-            return INCOMPLETE;
+            return summary.complete() ? OK : FAILED;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             err.println("replay: interrupted; chunks not delivered yet stay for the next replay");
-            return INCOMPLETE;
+            return FAILED;
         }
     }
 }

@@ -7,15 +7,11 @@ import chunkrelay.storage.EmbeddedS3Server;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micronaut.core.annotation.Nullable;
-import io.micronaut.http.HttpHeaders;
-import io.micronaut.http.HttpStatus;
 import jakarta.inject.Singleton;
 
 import java.io.File;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -65,10 +61,8 @@ public class DiskGuard {
             return Optional.empty();
         }
         refusals.increment();
-        return Optional.of(new RelayError(HttpStatus.SERVICE_UNAVAILABLE, "failed to queue envelope",
-                List.of("the relay's disk is nearly full (" + free + " bytes free, below its minimum of " + minFreeBytes
-                        + "); retry later"),
-                Map.of(HttpHeaders.RETRY_AFTER, Long.toString(retryAfterSeconds))));
+        return Optional.of(RelayError.cannotQueue("the relay's disk is nearly full (" + free
+                + " bytes free, below its minimum of " + minFreeBytes + "); retry later", retryAfterSeconds));
     }
 
     /** For the start-up log. */

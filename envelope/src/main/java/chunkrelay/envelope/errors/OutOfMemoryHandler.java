@@ -3,17 +3,14 @@ package chunkrelay.envelope.errors;
 import chunkrelay.envelope.telemetry.RelayMeter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micronaut.context.annotation.Requires;
-import io.micronaut.http.HttpHeaders;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
-import io.micronaut.http.HttpStatus;
 import io.micronaut.http.annotation.Produces;
 import io.micronaut.http.server.exceptions.ExceptionHandler;
 import jakarta.inject.Singleton;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -43,7 +40,6 @@ public class OutOfMemoryHandler implements ExceptionHandler<OutOfMemoryError, Ht
                             + "larger heap or lower relay.limits.max-buffered-chunk-bytes (logged once)",
                     request.getMethod(), request.getPath(), Runtime.getRuntime().maxMemory() >> 20, error);
         }
-        return RelayErrorHandler.response(new RelayError(HttpStatus.SERVICE_UNAVAILABLE, "failed to queue envelope",
-                List.of("the relay ran out of memory; retry later"), Map.of(HttpHeaders.RETRY_AFTER, "5")));
+        return RelayErrorHandler.response(RelayError.cannotQueue("the relay ran out of memory; retry later", 5));
     }
 }

@@ -1,5 +1,6 @@
 package chunkrelay.envelope.errors;
 
+import io.micronaut.http.HttpHeaders;
 import io.micronaut.http.HttpStatus;
 
 import java.util.List;
@@ -66,6 +67,16 @@ public class RelayError extends RuntimeException {
     public static RelayError itemTooLarge(String itemType) {
         return new RelayError(HttpStatus.REQUEST_ENTITY_TOO_LARGE, "envelope exceeded size limits for type '"
                 + itemType + "' (https://develop.sentry.dev/sdk/envelopes/#size-limits)");
+    }
+
+    /**
+     * The relay cannot take the envelope now (full queue or budget, disk, spool or archive down, out of memory):
+     * 503 with {@code Retry-After}, so the SDK keeps it and sends it again. {@code cause} may be null.
+     */
+    public static RelayError cannotQueue(String cause, long retryAfterSeconds) {
+        return new RelayError(HttpStatus.SERVICE_UNAVAILABLE, "failed to queue envelope",
+                cause == null ? List.of() : List.of(cause),
+                Map.of(HttpHeaders.RETRY_AFTER, Long.toString(retryAfterSeconds)));
     }
 
     public static RelayError invalidBody(String cause) {

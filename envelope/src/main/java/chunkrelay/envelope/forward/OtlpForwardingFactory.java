@@ -30,7 +30,7 @@ public class OtlpForwardingFactory {
     @Singleton
     @Requires(property = "relay.otlp.endpoint")
     OtlpHttpExporter otlpHttpExporter(OtlpConfig config, ExportCounters counters, Clock clock) {
-        return new OtlpHttpExporter(config.settings(), counters, clock, Sleeper.THREAD_SLEEP);
+        return new OtlpHttpExporter(config.settings(), counters, clock, Sleeper.on(clock));
     }
 
     @Singleton

@@ -2,12 +2,8 @@ package chunkrelay.envelope.ingest;
 
 import chunkrelay.envelope.errors.RelayError;
 
-import io.micronaut.http.HttpHeaders;
-import io.micronaut.http.HttpStatus;
 import jakarta.inject.Singleton;
 
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Semaphore;
 
 /**
@@ -60,9 +56,8 @@ public class ChunkMemoryBudget {
         public synchronized void reserve(long bytes) {
             int wanted = (int) Math.min(Integer.MAX_VALUE, (long) Math.ceil(bytes * weight / UNIT));
             if (wanted > 0 && !units.tryAcquire(wanted)) {
-                throw new RelayError(HttpStatus.SERVICE_UNAVAILABLE, "failed to queue envelope",
-                        List.of("the relay holds too many profile chunks in memory; retry later"),
-                        Map.of(HttpHeaders.RETRY_AFTER, Long.toString(retryAfterSeconds)));
+                throw RelayError.cannotQueue("the relay holds too many profile chunks in memory; retry later",
+                        retryAfterSeconds);
             }
             heldUnits += wanted;
         }

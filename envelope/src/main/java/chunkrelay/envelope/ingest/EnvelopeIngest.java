@@ -19,7 +19,6 @@ import chunkrelay.envelope.upstream.UpstreamForwarder;
 import chunkrelay.chunk.ChunkItemHeader;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micronaut.http.HttpHeaders;
 import io.micronaut.http.HttpStatus;
 import jakarta.inject.Singleton;
 
@@ -29,7 +28,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 
@@ -56,7 +54,7 @@ public class EnvelopeIngest {
     private final ProjectRateLimiter rateLimiter;
     private final UpstreamForwarder upstream;
     private final SpanIntake spans;
-    private final String retryAfterSeconds;
+    private final long retryAfterSeconds;
 
     public EnvelopeIngest(RelayLimits limits, ProjectRegistry projects, ChunkPipeline pipeline, MeterRegistry meters,
                           ChunkMemoryBudget budget, ProjectRateLimiter rateLimiter, UpstreamForwarder upstream,
@@ -69,7 +67,7 @@ public class EnvelopeIngest {
         this.rateLimiter = rateLimiter;
         this.upstream = upstream;
         this.spans = spans;
-        this.retryAfterSeconds = Long.toString(limits.retryAfterSeconds());
+        this.retryAfterSeconds = limits.retryAfterSeconds();
     }
 
     /**
@@ -179,9 +177,7 @@ public class EnvelopeIngest {
             try {
                 pipeline.accept(List.copyOf(chunks));
             } catch (ChunkPipelineUnavailableException e) {
-                throw new RelayError(HttpStatus.SERVICE_UNAVAILABLE, "failed to queue envelope",
-                        e.getMessage() == null ? List.of() : List.of(e.getMessage()),
-                        Map.of(HttpHeaders.RETRY_AFTER, retryAfterSeconds));
+                throw RelayError.cannotQueue(e.getMessage(), retryAfterSeconds);
             }
         }
         if (!passedOn.isEmpty()) {

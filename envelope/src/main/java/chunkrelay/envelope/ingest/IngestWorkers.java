@@ -3,13 +3,9 @@ package chunkrelay.envelope.ingest;
 import chunkrelay.envelope.errors.RelayError;
 import chunkrelay.envelope.schedule.BackgroundWork;
 
-import io.micronaut.http.HttpHeaders;
-import io.micronaut.http.HttpStatus;
 import jakarta.inject.Singleton;
 
 import java.time.Duration;
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
@@ -59,9 +55,7 @@ public class IngestWorkers {
 
     /** The 503 for a relay that has more envelopes waiting than it will queue. */
     public RelayError busy() {
-        return new RelayError(HttpStatus.SERVICE_UNAVAILABLE, "failed to queue envelope",
-                List.of("the relay has too many envelopes waiting; retry later"),
-                Map.of(HttpHeaders.RETRY_AFTER, Long.toString(retryAfterSeconds)));
+        return RelayError.cannotQueue("the relay has too many envelopes waiting; retry later", retryAfterSeconds);
     }
 
     public int queued() {

@@ -1,6 +1,6 @@
 /**
  * The envelope endpoint: the controller, content decoding, Relay's envelope wire format, request limits and the
- * chunk memory budget. Uses {@code auth}, {@code disk}, {@code links}, {@code pipeline}, {@code upstream},
- * {@code schedule} and {@code errors}; nothing imports it.
+ * chunk memory budget. Uses {@code archive}, {@code auth}, {@code disk}, {@code errors}, {@code links},
+ * {@code pipeline} and {@code upstream}.
  */
 package chunkrelay.envelope.ingest;

@@ -1,5 +1,5 @@
 /**
- * Operations: health indicators, metrics meters and filters, and the start-up summary line. Reads {@code archive},
- * {@code auth}, {@code disk}, {@code pipeline}, {@code upstream} and {@code views} settings; nothing imports it.
+ * Operations: health indicators, metrics meters and filters, and the start-up summary line. Uses {@code archive},
+ * {@code auth}, {@code disk}, {@code ingest}, {@code upstream} and {@code views} (their settings and state).
  */
 package chunkrelay.envelope.ops;

@@ -1,5 +1,6 @@
 /**
  * The chunk path after an envelope is read, up to the 200: validation and normalisation, duplicate suppression,
- * the Sentry form and its index entry in the archive, then the hand-off to derivation.
+ * the Sentry form and its index entry in the archive, then the hand-off to derivation. Uses {@code archive} and
+ * {@code derivation}.
  */
 package chunkrelay.envelope.pipeline;

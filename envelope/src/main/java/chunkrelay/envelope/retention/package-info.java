@@ -1,7 +1,6 @@
 /**
  * How long the archive keeps what the relay writes: the retention sweep on one replica of those sharing the bucket,
- * and the size of what each project keeps. Uses {@code archive} (the settings), {@code auth} (projects' own
- * retentions), {@code links} and {@code upstream} (the names of their folders in the bucket), {@code schedule}
- * (the sweep's thread).
+ * and the size of what each project keeps. Uses {@code archive} (the settings) and {@code auth} (projects' own
+ * retentions).
  */
 package chunkrelay.envelope.retention;

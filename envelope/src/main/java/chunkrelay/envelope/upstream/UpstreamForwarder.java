@@ -11,8 +11,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micronaut.context.annotation.Context;
 import io.micronaut.context.annotation.Requires;
 import io.micronaut.context.env.Environment;
-import io.micronaut.http.HttpHeaders;
-import io.micronaut.http.HttpStatus;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -146,9 +144,7 @@ public class UpstreamForwarder {
             spool.add(envelope);
         } catch (ArchiveUnavailableException e) {
             countEnvelope("refused_queue_full");
-            throw new RelayError(HttpStatus.SERVICE_UNAVAILABLE, "failed to queue envelope",
-                    List.of("the upstream queue is full and its spool unavailable; retry later"),
-                    Map.of(HttpHeaders.RETRY_AFTER, "60"));
+            throw RelayError.cannotQueue("the upstream queue is full and its spool unavailable; retry later", 60);
         }
     }
 

@@ -1,7 +1,6 @@
 /**
  * Passing on to an upstream Sentry everything the relay does not consume, as Relay's proxy mode does: the queue,
- * its spool in the bucket, retries, cached upstream rate limits and client reports. Uses no other package of the
- * relay but {@code errors} and {@code schedule} (the spool's rounds on the clock); {@code ingest} hands envelopes to
- * it.
+ * its spool in the bucket, retries, cached upstream rate limits and client reports. Uses {@code errors} and
+ * {@code schedule} (the spool's rounds on the clock).
  */
 package chunkrelay.envelope.upstream;
