@@ -31,9 +31,9 @@ import java.util.TreeSet;
  * chunks wait for their window, a heartbeat ({@code derivers/{id}}, {@link ArchiveHeartbeats}) every recovery
  * interval with a search only when another relay stopped beating. What it finds it hands to
  * {@link ChunkDerivations#deriveUnderived}. Its rounds are kept on the derivations' clock
- * ({@link DerivationSchedule}), each arming the next when it is done. In the server only (a command line derives
- * what it needs itself): without a window nothing waits, so there is no heartbeat, and one search at start finds what
- * a relay killed between a chunk's two writes left underived.
+ * ({@link DerivationSchedule}), each arming the next when it is done; they run in the server only (the {@code replay}
+ * command line derives what it needs through {@link #deriveForReplay}). Without a window nothing waits, so there is
+ * no heartbeat, and one search at start finds what a relay killed between a chunk's two writes left underived.
  */
 @Singleton
 public class UnderivedSearch {
