@@ -47,9 +47,9 @@ public record LinksConfig(@Bindable(defaultValue = "30s") Duration window,
     }
 
     /**
-     * A sixteenth of the heap by default: 37 MiB of the shipped container's 600 MiB, about 120 recorded Java chunks
-     * (300 KB each as objects, against 32 KB as compressed bytes), 240 Node or 650 Python ones; linking one of them
-     * costs a fifth less CPU ({@code docs/performance.md}, waiting chunks).
+     * A sixteenth of the heap by default: 37.5 MiB of the shipped container's 600 MiB, about 110 recorded Java chunks
+     * (300 KB each as objects, against 32 KB as compressed bytes), 140 Node or 420 Python ones; linking one of them
+     * costs 12 to 24% less CPU ({@code docs/performance.md}, waiting chunks).
      */
     public long pendingObjectBytesLimit() {
         return maxPendingObjectBytes > 0 ? maxPendingObjectBytes : Runtime.getRuntime().maxMemory() / 16;
