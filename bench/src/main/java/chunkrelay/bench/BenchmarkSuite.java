@@ -26,10 +26,10 @@ public final class BenchmarkSuite {
         if (!Files.isRegularFile(jar)) {
             throw new IllegalArgumentException("no relay jar at " + jar + " (build it with mvn package first)");
         }
-        // -Dbench.only=sizes,chunk-path,stages,android,links,views,fleet-views,live-views,end-to-end,default,soak,
-        // memory,quota runs some sections; all by default
-        Set<String> only = Set.of(System.getProperty("bench.only", "sizes,chunk-path,stages,android,links,views,"
-                        + "fleet-views,live-views,end-to-end,default,soak,memory,quota")
+        // -Dbench.only=sizes,chunk-path,stages,waiting,android,links,views,fleet-views,live-views,end-to-end,default,
+        // soak,memory,quota runs some sections; all by default
+        Set<String> only = Set.of(System.getProperty("bench.only", "sizes,chunk-path,stages,waiting,android,links,"
+                        + "views,fleet-views,live-views,end-to-end,default,soak,memory,quota")
                 .split(","));
         BenchReport report = new BenchReport();
         InProcessSections inProcess = new InProcessSections(report);
@@ -44,6 +44,9 @@ public final class BenchmarkSuite {
         }
         if (only.contains("stages")) {
             inProcess.ingestStages();
+        }
+        if (only.contains("waiting")) {
+            inProcess.waitingChunks();
         }
         if (only.contains("android")) {
             jmh.android();

@@ -54,6 +54,16 @@ final class InProcessSections {
         }
     }
 
+    void waitingChunks() throws Exception {
+        progress("waiting chunks: a chunk held for its link window as compressed bytes or as its OTLP object");
+        out.printf("%nWaiting chunks (the recorded SDK chunks, the derivation of a chunk that waits for its link window,"
+                + " held as its compressed OTLP bytes or as the OTLP object;%n  spans of a service at 100 requests/s;"
+                + " CPU of the calling thread, median of rounds in turns; x = against the bare Jackson token pass)%n");
+        for (String chunk : List.of(BenchChunks.JAVA, BenchChunks.NODE, BenchChunks.PYTHON)) {
+            WaitingChunkCost.lines(chunk, WaitingChunkCost.measure(chunk)).forEach(line -> out.printf("  %s%n", line));
+        }
+    }
+
     void views() throws Exception {
         progress("views: pprof export of a " + ViewExportCost.CHUNKS + "-chunk range against reading it");
         ViewExportCost.Result result = ViewExportCost.measure();

@@ -22,7 +22,7 @@ final class SpanIndexMemory {
 
     static Measured measure(int spans) {
         LinksConfig config = new LinksConfig(Duration.ofSeconds(30), 1_000_000, Duration.ofMinutes(10), 0,
-                Duration.ofMinutes(1), 1, false);
+                0, Duration.ofMinutes(1), 1, false);
         long before = usedAfterGc();
         List<SpanRecord> records = new ArrayList<>(spans);
         long start = 1_795_314_530_000_000_000L;

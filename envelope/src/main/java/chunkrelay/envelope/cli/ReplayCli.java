@@ -1,9 +1,9 @@
 package chunkrelay.envelope.cli;
 
-import chunkrelay.envelope.derivation.ChunkDerivations;
 import chunkrelay.envelope.recovery.ReplayCommand;
 import chunkrelay.envelope.recovery.ReplayPlan;
 import chunkrelay.envelope.recovery.ReplaySummary;
+import chunkrelay.envelope.recovery.UnderivedSearch;
 import io.micronaut.context.ApplicationContext;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -59,7 +59,7 @@ public final class ReplayCli extends ContextCommand {
         }
         try {
             // chunks archived but not derived (a relay stopped inside their link window) get their OTLP form first
-            context.getBean(ChunkDerivations.class).deriveForReplay(days.projectId(), days.from(), days.to());
+            context.getBean(UnderivedSearch.class).deriveForReplay(days.projectId(), days.from(), days.to());
             ReplayCommand replay = context.getBean(ReplayCommand.class);
             ReplayPlan plan = replay.plan(days.projectId(), days.from(), days.to(), includeRefused);
             plan.warning().ifPresent(warning -> {

@@ -24,11 +24,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.Map;
+import java.util.function.LongPredicate;
 
 /**
- * What a chunk's OTLP form is: translated without spans at receipt ({@link PreparedChunk}), then linked with the
- * spans known when it is derived; or, for a chunk that did not wait in memory, its Sentry form read back from the
- * archive and translated with them. {@link ChunkDerivations} decides when.
+ * What a chunk's OTLP form is: translated without spans at receipt ({@link PreparedChunk}, as an object or as
+ * compressed bytes), then linked with the spans known when it is derived; or, for a chunk that did not wait in
+ * memory, its Sentry form read back from the archive and translated with them. {@link ChunkDerivations} decides when.
  */
 final class OtlpForms {
     private static final Logger LOG = LoggerFactory.getLogger(OtlpForms.class);
@@ -62,13 +63,22 @@ final class OtlpForms {
                            int ambiguous) {
     }
 
-    /** The chunk translated without spans, or null when that fails (the derivation then reads it back and logs). */
-    PreparedChunk prepare(long projectId, ProfileChunk chunk, Map<String, String> metadata) {
+    /**
+     * The chunk translated without spans, or null when that fails (the derivation then reads it back and logs).
+     *
+     * @param holdObject takes an OTLP object's heap bytes and answers whether the chunk may wait as that object;
+     *                   if not it waits as compressed bytes
+     */
+    PreparedChunk prepare(long projectId, ProfileChunk chunk, Map<String, String> metadata, LongPredicate holdObject) {
         try {
             TranslationContext context = TranslationContext.forProject(projectId)
                     .withServiceName(projects.serviceName(projectId));
-            return ChunkStages.timed(meters, "translate", () -> PreparedChunk.of(chunk,
-                    archive.compress(translator.translate(chunk, context).toByteArray()), metadata));
+            return ChunkStages.timed(meters, "translate", () -> {
+                ExportProfilesServiceRequest unlinked = translator.translate(chunk, context);
+                return holdObject.test(PreparedChunk.objectBytes(unlinked))
+                        ? PreparedChunk.of(chunk, unlinked, null, metadata)
+                        : PreparedChunk.of(chunk, null, archive.compress(unlinked.toByteArray()), metadata);
+            });
         } catch (RuntimeException | StackOverflowError e) {
             LOG.warn("translating chunk {} of project {} failed; it is derived from its archived form later",
                     chunk.chunkId(), projectId, e);
@@ -76,22 +86,30 @@ final class OtlpForms {
         }
     }
 
-    /** Links the form translated at receipt; with no span to link to, it is the OTLP form as it is. */
+    /**
+     * Links the form translated at receipt; with no span to link to, it is the OTLP form as it is. Either way of
+     * holding it gives the same bytes.
+     */
     Derived link(long projectId, PreparedChunk prepared) {
         SpanTimeline timeline = spans.forSamples(projectId, prepared.profilerId(), prepared.firstSampleNanos(),
                 prepared.lastSampleNanos(), true);
         if (timeline.isEmpty()) {
-            return new Derived(null, prepared.storedOtlp(), prepared.metadata(), 0, prepared.sampleCount(), 0);
+            byte[] stored = prepared.unlinked() != null ? archive.compress(prepared.unlinked().toByteArray())
+                    : prepared.storedOtlp();
+            return new Derived(null, stored, prepared.metadata(), 0, prepared.sampleCount(), 0);
         }
-        ChunkTranslator.Translated linked;
+        ChunkTranslator.Translated linked = SampleLinker.link(prepared.unlinked() != null ? prepared.unlinked()
+                : parse(archive.decompress(prepared.storedOtlp())), timeline);
+        return new Derived(linked.request().toByteArray(), null, prepared.metadata(), linked.linkedSamples(),
+                linked.unlinkedSamples(), linked.ambiguousSamples());
+    }
+
+    private static ExportProfilesServiceRequest parse(byte[] otlp) {
         try {
-            linked = SampleLinker.link(ExportProfilesServiceRequest.parseFrom(archive.decompress(
-                    prepared.storedOtlp())), timeline);
+            return ExportProfilesServiceRequest.parseFrom(otlp);
         } catch (InvalidProtocolBufferException e) {
             throw new IllegalStateException("the relay's own OTLP form does not parse", e);
         }
-        return new Derived(linked.request().toByteArray(), null, prepared.metadata(), linked.linkedSamples(),
-                linked.unlinkedSamples(), linked.ambiguousSamples());
     }
 
     /** Reads the Sentry form back and translates it with the spans known now; null when it is gone. */

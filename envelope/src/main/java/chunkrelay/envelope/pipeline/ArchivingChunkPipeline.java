@@ -10,6 +10,7 @@ import chunkrelay.envelope.archive.RelayVersion;
 import chunkrelay.envelope.derivation.ChunkDerivations;
 import chunkrelay.envelope.derivation.ChunkStages;
 import chunkrelay.envelope.derivation.LinkMeters;
+import chunkrelay.envelope.recovery.UnderivedSearch;
 import chunkrelay.envelope.telemetry.RelayMeter;
 import chunkrelay.storage.ArchiveKey;
 import chunkrelay.storage.ArchiveResult;
@@ -50,17 +51,19 @@ public class ArchivingChunkPipeline implements ChunkPipeline {
     private final Counter archiveFailures;
     private final Counter internalErrors;
     private final ChunkDerivations derivations;
+    private final UnderivedSearch underived;
     private final ChunkTimeIndex timeIndex;
 
     public ArchivingChunkPipeline(ChunkProcessor processor, ChunkArchive archive, RelayVersion version,
                                   MeterRegistry meters, RecentChunks recent, ChunkDerivations derivations,
-                                  ChunkTimeIndex timeIndex) {
+                                  UnderivedSearch underived, ChunkTimeIndex timeIndex) {
         this.processor = processor;
         this.archive = archive;
         this.version = version;
         this.meters = meters;
         this.recent = recent;
         this.derivations = derivations;
+        this.underived = underived;
         this.timeIndex = timeIndex;
         LinkMeters.register(meters);
         // every outcome's meter exists from the start, at zero, so dashboards and alerts see it before it happens
@@ -130,7 +133,7 @@ public class ArchivingChunkPipeline implements ChunkPipeline {
                 chunk.chunkId().toHex());
         Map<String, String> metadata = ArchivedMetadata.of(chunk, version, item.header());
         ArchiveResult result = archived(key, () -> {
-            derivations.beforeWaiting();
+            underived.beforeWaiting();
             ArchiveResult archivedForm = archive.archiveSentryForm(key, item.payload(), metadata);
             // a duplicate is indexed again: the first attempt may have failed between its two writes
             timeIndex.record(key, chunk.firstSampleNanos(), chunk.lastSampleNanos());

@@ -1,16 +1,20 @@
 package chunkrelay.envelope.recovery;
 
+import chunkrelay.envelope.derivation.ChunkDerivations;
+import chunkrelay.envelope.derivation.DerivationSchedule;
 import chunkrelay.envelope.links.LinksConfig;
-import chunkrelay.envelope.schedule.DueWork;
+import chunkrelay.envelope.schedule.BackgroundWork;
 import chunkrelay.envelope.telemetry.RelayMeter;
 import chunkrelay.storage.ArchiveHeartbeats;
-import chunkrelay.storage.ArchiveKey;
 import chunkrelay.storage.ArchiveLayout;
 import chunkrelay.storage.ArchiveUnavailableException;
 import chunkrelay.storage.ChunkArchive;
 import chunkrelay.storage.UnderivedChunk;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micronaut.runtime.event.annotation.EventListener;
+import io.micronaut.runtime.server.event.ServerStartupEvent;
+import jakarta.inject.Singleton;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,34 +26,32 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.function.Predicate;
 
 /**
  * The search of the archive for chunks left underived (the derivations' recovery): at start, then, while
  * chunks wait for their window, a heartbeat ({@code derivers/{id}}, {@link ArchiveHeartbeats}) every recovery
- * interval with a search only when another relay stopped beating. Its rounds are kept on the clock ({@link DueWork}),
- * each arming the next when it is done.
+ * interval with a search only when another relay stopped beating. What it finds it hands to
+ * {@link ChunkDerivations#deriveUnderived}. Its rounds are kept on the derivations' clock
+ * ({@link DerivationSchedule}), each arming the next when it is done; they run in the server only (the {@code replay}
+ * command line derives what it needs through {@link #deriveForReplay}). Without a window nothing waits, so there is
+ * no heartbeat, and one search at start finds what a relay killed between a chunk's two writes left underived.
  */
-public final class UnderivedSearch {
+@Singleton
+public class UnderivedSearch {
     private static final Logger LOG = LoggerFactory.getLogger(UnderivedSearch.class);
     /** A chunk is left to its own relay for this long after its window before a search takes it. */
     public static final Duration RECOVERY_GRACE = Duration.ofSeconds(10);
     /** The newest day folders of a project a search looks at, besides today and yesterday. */
     private static final int RECENT_DAY_FOLDERS = 2;
-
-    /** Derives one chunk from its archived Sentry form. */
-    public interface Derivation {
-        void derive(long projectId, ArchiveKey key, boolean forward);
-    }
+    /** Without a window, the search at start waits at most this long on the clock (the recovery interval if less). */
+    private static final Duration FIRST_SEARCH = Duration.ofSeconds(2);
 
     private final LinksConfig config;
     private final ChunkArchive archive;
     private final MeterRegistry meters;
     private final Clock clock;
-    private final DueWork due;
-    /** Whether this relay itself waits for a chunk (by stem): a search leaves those alone. */
-    private final Predicate<String> waiting;
-    private final Derivation derivation;
+    private final DerivationSchedule schedule;
+    private final ChunkDerivations derivations;
     private final Counter searches;
     /** {@code derivers/{id}}: relays that may hold chunks waiting for their window. */
     private final ArchiveHeartbeats heartbeats;
@@ -59,15 +61,14 @@ public final class UnderivedSearch {
     private volatile boolean startMissed;
     private volatile boolean stopping;
 
-    public UnderivedSearch(LinksConfig config, ChunkArchive archive, MeterRegistry meters, Clock clock, DueWork due,
-                    Predicate<String> waiting, Derivation derivation) {
+    public UnderivedSearch(LinksConfig config, ChunkArchive archive, MeterRegistry meters, Clock clock,
+                           DerivationSchedule schedule, ChunkDerivations derivations, BackgroundWork work) {
         this.config = config;
         this.archive = archive;
         this.meters = meters;
         this.clock = clock;
-        this.due = due;
-        this.waiting = waiting;
-        this.derivation = derivation;
+        this.schedule = schedule;
+        this.derivations = derivations;
         this.searches = RelayMeter.RECOVERY_SEARCHES.counter(meters);
         // a dead relay wrote its last chunk before the beat it missed: by the time its heartbeat is this old, every
         // chunk it left is due, and one search finds them all
@@ -75,15 +76,25 @@ public final class UnderivedSearch {
         Duration missedBeats = config.recoveryInterval().multipliedBy(3);
         this.heartbeats = new ArchiveHeartbeats(archive.store(), ArchiveLayout.DERIVERS,
                 config.recoveryInterval(), allDue.compareTo(missedBeats) > 0 ? allDue : missedBeats, clock);
+        // registered after the derivations' own step (they are made first), so it runs after theirs
+        work.atStop(BackgroundWork.Stage.DERIVATION, "the search for underived chunks", this::stop);
     }
 
-    /** The first round, a little after start; it arms the next. */
-    public void armAtStart() {
-        due.after(Duration.ofMillis(Math.min(config.recoveryInterval().toMillis(), 2_000)), this::round);
+    /**
+     * A heartbeat and a search of the archive a little after start, which recovers what this relay, restarted, or
+     * any relay that died left underived; then a heartbeat every recovery interval, with a search only when another
+     * relay stopped beating. Without a window, one search.
+     */
+    @EventListener
+    void onStartup(ServerStartupEvent event) {
+        Duration first = config.recoveryInterval().compareTo(FIRST_SEARCH) < 0
+                ? config.recoveryInterval() : FIRST_SEARCH;
+        schedule.after(first, config.deferred() ? this::round : this::searchAtStart);
+        schedule.start();
     }
 
     /** No window, so no heartbeat: one search at start finds what a relay killed between a chunk's writes left. */
-    public void searchAtStart() {
+    private void searchAtStart() {
         try {
             recover();
         } catch (ArchiveUnavailableException e) {
@@ -98,7 +109,9 @@ public final class UnderivedSearch {
      * @throws ArchiveUnavailableException when the heartbeat cannot be written
      */
     public void beforeWaiting() {
-        heartbeats.beatOnce();
+        if (config.deferred()) {
+            heartbeats.beatOnce();
+        }
     }
 
     private void round() {
@@ -109,7 +122,7 @@ public final class UnderivedSearch {
             recoverAtStart();
         }
         if (!stopping) {
-            due.after(config.recoveryInterval(), this::round);
+            schedule.after(config.recoveryInterval(), this::round);
         }
     }
 
@@ -176,11 +189,11 @@ public final class UnderivedSearch {
                         return derived;
                     }
                     if (underived.sentryWrittenAt().isAfter(writtenBefore)
-                            || waiting.test(underived.key().stem())) {
+                            || derivations.waitsFor(underived.key().stem())) {
                         continue;
                     }
                     try {
-                        derivation.derive(Long.parseLong(project), underived.key(), true);
+                        derivations.deriveUnderived(Long.parseLong(project), underived.key(), true);
                         derived++;
                     } catch (RuntimeException | StackOverflowError e) {
                         RelayMeter.DERIVATIONS_FAILURES.counter(meters).increment();
@@ -202,7 +215,7 @@ public final class UnderivedSearch {
         for (LocalDate day = from; !day.isAfter(to); day = day.plusDays(1)) {
             for (UnderivedChunk underived : archive.listUnderived(projectId, day)) {
                 if (!underived.sentryWrittenAt().isAfter(writtenBefore)) {
-                    derivation.derive(Long.parseLong(projectId), underived.key(), false);
+                    derivations.deriveUnderived(Long.parseLong(projectId), underived.key(), false);
                     derived++;
                 }
             }
@@ -215,12 +228,20 @@ public final class UnderivedSearch {
         return clock.instant().minus(config.window()).minus(RECOVERY_GRACE);
     }
 
-    public void stop() {
+    /**
+     * Stops searching, has the derivations derive what still waits (their own stop step, which ran just before this
+     * one, already has), and removes this relay's heartbeat when nothing was left; what is left keeps it, so that a
+     * peer searches for it (or the next relay to start does).
+     */
+    private void stop(Duration left) {
         stopping = true;
-    }
-
-    /** Removes this relay's heartbeat: it stopped with nothing left waiting. */
-    public void stopped() {
-        heartbeats.stopped();
+        if (derivations.stop(left)) {
+            try {
+                heartbeats.stopped();
+            } catch (ArchiveUnavailableException e) {
+                LOG.warn("could not remove this relay's heartbeat; a peer will search the archive: {}",
+                        e.getMessage());
+            }
+        }
     }
 }

@@ -43,7 +43,7 @@ class DerivationRetryWithoutWindowTest {
 
             disk.failing(false);
             relay.clock().advance(Duration.ofSeconds(4));
-            Thread.sleep(5 * ChunkDerivations.TICK_MILLIS);
+            Thread.sleep(5 * DerivationSchedule.TICK_MILLIS);
             assertEquals(0, relay.archivedChunks().size(), "not retried before its time");
 
             relay.clock().advance(Duration.ofSeconds(1));

@@ -79,8 +79,8 @@ class EnvelopeFuzzTest {
                 Duration.ofSeconds(1), Duration.ofSeconds(1), 1, Duration.ofMinutes(1)), null, meters,
                 Clock.systemUTC(), new BackgroundWork(Clock.systemUTC(), Duration.ofSeconds(30)));
         // spans are read and indexed as in the relay; with the span log off nothing reaches a bucket
-        LinksConfig links = new LinksConfig(Duration.ZERO, 100_000, Duration.ofMinutes(10), 0, Duration.ofMinutes(1),
-                1, false);
+        LinksConfig links = new LinksConfig(Duration.ZERO, 100_000, Duration.ofMinutes(10), 0, 0,
+                Duration.ofMinutes(1), 1, false);
         SpanIntake spans = new SpanIntake(new SpanIndex(links, meters),
                 new SpanLog(null, links, meters, Clock.systemUTC()), links, meters);
         EnvelopeIngest defaults = new EnvelopeIngest(defaultLimits, projects, pipeline, meters,

@@ -148,16 +148,16 @@ class LinkWindowTimingTest {
              RunningRelay holder = RunningRelay.start(s3, relay("10m"));
              RunningRelay replayer = RunningRelay.start(s3, relay("0s"))) {
             send(holder.client(), JAVA_CHUNK_1);
-            ChunkDerivations derivations = replayer.bean(ChunkDerivations.class);
+            UnderivedSearch search = replayer.bean(UnderivedSearch.class);
             List<LocalDate> days = replayer.archive().listDays("1");
             LocalDate from = days.get(0);
             LocalDate to = days.get(days.size() - 1);
 
             // the chunk was written after the replaying relay started, so after the time its clock still reads
             replayer.clock().advance(UnderivedSearch.RECOVERY_GRACE.minusSeconds(1));
-            assertEquals(0, derivations.deriveForReplay("1", from, to));
+            assertEquals(0, search.deriveForReplay("1", from, to));
             replayer.clock().advance(Duration.ofMinutes(1));
-            assertEquals(1, derivations.deriveForReplay("1", from, to));
+            assertEquals(1, search.deriveForReplay("1", from, to));
             assertEquals(1, replayer.archivedChunks().size());
         }
     }
