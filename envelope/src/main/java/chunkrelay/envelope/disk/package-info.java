@@ -1,5 +1,5 @@
 /**
- * The disk guard of the embedded store: below its minimum of free disk the relay refuses what it would write there,
- * and says so in readiness. Uses {@code archive} (the store's settings) and {@code errors} (the refusal).
+ * The disk guard of the embedded store: below its minimum of free disk the relay refuses what it would write there, and
+ * says so in readiness. Uses {@code archive}, {@code errors} and {@code telemetry}.
  */
 package chunkrelay.envelope.disk;

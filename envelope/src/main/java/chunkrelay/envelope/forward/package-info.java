@@ -1,5 +1,5 @@
 /**
- * OTLP forwarding: the exporter's wiring from configuration, and the delivery and replay markers it leaves. Uses no
- * other package of the relay.
+ * OTLP forwarding: the exporter's wiring from configuration, and the delivery and replay markers it leaves. Uses
+ * {@code schedule}.
  */
 package chunkrelay.envelope.forward;

@@ -1,5 +1,5 @@
 /**
- * Trace links: the spans of transactions and span items, indexed per profiler and logged to the bucket, so that
- * profile samples can link to the span that was running. Uses no other package of the relay.
+ * Trace links: the spans of transactions and span items, indexed per profiler and logged to the bucket, so that profile
+ * samples can link to the span that was running. Uses {@code telemetry}.
  */
 package chunkrelay.envelope.links;

@@ -1,6 +1,6 @@
 /**
- * Passing on to an upstream Sentry everything the relay does not consume, as Relay's proxy mode does: the queue,
- * its spool in the bucket, retries, cached upstream rate limits and client reports. Uses {@code errors} and
- * {@code schedule} (the spool's rounds on the clock).
+ * Passing on to an upstream Sentry everything the relay does not consume, as Relay's proxy mode does: the queue, its
+ * spool in the bucket, retries, cached upstream rate limits and client reports. Uses {@code errors}, {@code schedule}
+ * and {@code telemetry}.
  */
 package chunkrelay.envelope.upstream;
