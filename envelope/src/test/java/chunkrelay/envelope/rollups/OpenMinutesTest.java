@@ -116,7 +116,8 @@ class OpenMinutesTest {
                 FleetAnswers.assertSameAnswer(asked, archived, TimeBuckets.minuteOf(to - 60 * MINUTE), to, "", 60);
                 FleetAnswers.assertSameAnswer(asked, archived, TimeBuckets.minuteOf(to) - 5 * MINUTE, to, "", 1);
                 long from = runStart - MINUTE * random.nextInt(2)
-                        + MINUTE * random.nextInt((int) ((to - runStart) / MINUTE) + 1);
+                        // a whole minute before to, never at it: a range must not be empty
+                        + MINUTE * random.nextInt((int) ((to - runStart - 1) / MINUTE) + 1);
                 String filter = switch (step % 4) {
                     case 0 -> "&release=app@2.0.0";
                     case 1 -> "&profiler_id=" + FleetChunks.profilerId(random.nextInt(FLEET));
