@@ -1,5 +1,6 @@
 package chunkrelay.envelope.auth;
 
+import chunkrelay.storage.ProjectIds;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.Optional;

@@ -2,6 +2,7 @@ package chunkrelay.envelope.auth;
 
 import chunkrelay.envelope.archive.RetentionPeriod;
 import chunkrelay.envelope.errors.RelayError;
+import chunkrelay.storage.ProjectIds;
 
 import io.micronaut.context.exceptions.ConfigurationException;
 import io.micronaut.http.HttpStatus;

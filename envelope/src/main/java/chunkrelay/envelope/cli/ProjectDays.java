@@ -1,6 +1,6 @@
 package chunkrelay.envelope.cli;
 
-import chunkrelay.envelope.auth.ProjectIds;
+import chunkrelay.storage.ProjectIds;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;

@@ -1,6 +1,5 @@
 package chunkrelay.envelope.ingest;
 
-import chunkrelay.envelope.auth.ProjectIds;
 import chunkrelay.envelope.auth.ProjectKey;
 import chunkrelay.envelope.auth.ProjectRegistry;
 import chunkrelay.envelope.auth.RequestAuthenticator;
@@ -9,6 +8,7 @@ import chunkrelay.envelope.disk.DiskGuard;
 import chunkrelay.envelope.errors.RelayError;
 import chunkrelay.envelope.telemetry.RelayMeter;
 import chunkrelay.envelope.upstream.ForwardedFor;
+import chunkrelay.storage.ProjectIds;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micronaut.http.HttpHeaders;

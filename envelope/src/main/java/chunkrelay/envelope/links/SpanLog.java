@@ -4,6 +4,7 @@ import chunkrelay.chunk.spans.SpanRecord;
 import chunkrelay.envelope.telemetry.RelayMeter;
 import chunkrelay.storage.ArchiveLayout;
 import chunkrelay.storage.ObjectStore;
+import chunkrelay.storage.ProjectIds;
 import chunkrelay.storage.TimeBuckets;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -73,7 +74,7 @@ public class SpanLog {
             List<SpanRecord> group = entry.getValue();
             long first = group.stream().mapToLong(SpanRecord::startNanos).min().orElseThrow();
             long last = group.stream().mapToLong(SpanRecord::endNanos).max().orElseThrow();
-            String key = ArchiveLayout.SPANS + projectId + "/" + entry.getKey() + "/" + TimeBuckets.minutePath(last) + "/" + replica + "/"
+            String key = ArchiveLayout.SPANS + ProjectIds.format(projectId) + "/" + entry.getKey() + "/" + TimeBuckets.minutePath(last) + "/" + replica + "/"
                     + first / NANOS_PER_MILLI + "-" + (last / NANOS_PER_MILLI + 1) + "-" + UUID.randomUUID() + ".jsonl";
             StringBuilder lines = new StringBuilder();
             group.forEach(span -> lines.append(line(span)).append('\n'));
@@ -99,11 +100,11 @@ public class SpanLog {
         Set<String> present = new HashSet<>();
         for (LocalDate day = TimeBuckets.dayOf(fromNanos); !day.isAfter(TimeBuckets.dayOf(lastEnd));
              day = day.plusDays(1)) {
-            String dayFolder = ArchiveLayout.SPANS + projectId + "/" + profilerId + "/" + day + "/";
+            String dayFolder = ArchiveLayout.SPANS + ProjectIds.format(projectId) + "/" + profilerId + "/" + day + "/";
             store.listFolders(dayFolder).forEach(minute -> present.add(dayFolder + minute + "/"));
         }
         for (long minute = TimeBuckets.minuteOf(fromNanos); minute <= lastEnd; minute += TimeBuckets.MINUTE_NANOS) {
-            String minuteFolder = ArchiveLayout.SPANS + projectId + "/" + profilerId + "/" + TimeBuckets.minutePath(minute)
+            String minuteFolder = ArchiveLayout.SPANS + ProjectIds.format(projectId) + "/" + profilerId + "/" + TimeBuckets.minutePath(minute)
                     + "/";
             if (!present.contains(minuteFolder)) {
                 continue;

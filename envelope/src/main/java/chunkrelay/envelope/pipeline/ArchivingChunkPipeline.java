@@ -17,6 +17,7 @@ import chunkrelay.storage.ArchiveResult;
 import chunkrelay.storage.ArchiveUnavailableException;
 import chunkrelay.storage.ChunkArchive;
 import chunkrelay.storage.ChunkTimeIndex;
+import chunkrelay.storage.ProjectIds;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.inject.Singleton;
@@ -116,7 +117,7 @@ public class ArchivingChunkPipeline implements ChunkPipeline {
         ChunkPeek peek = ChunkPeek.of(item.payload());
         String key;
         try {
-            key = archive.quarantine(Long.toString(item.projectId()), peek.chunkId(), item.payload(), cause.toString());
+            key = archive.quarantine(ProjectIds.format(item.projectId()), peek.chunkId(), item.payload(), cause.toString());
         } catch (ArchiveUnavailableException e) {
             archiveFailures.increment();
             throw new ChunkPipelineUnavailableException("archive unavailable for a quarantined chunk: "
@@ -128,7 +129,7 @@ public class ArchivingChunkPipeline implements ChunkPipeline {
 
     /** The Sentry form now (the 200 means it is safe), the OTLP form when the window ends, or at once. */
     private void store(ProfileChunkItem item, ProfileChunk chunk) {
-        ArchiveKey key = ArchiveKey.of(Long.toString(item.projectId()),
+        ArchiveKey key = ArchiveKey.of(ProjectIds.format(item.projectId()),
                 Instant.ofEpochSecond(0, chunk.sampleTimestampNanos(0)), chunk.profilerId().toHex(),
                 chunk.chunkId().toHex());
         Map<String, String> metadata = ArchivedMetadata.of(chunk, version, item.header());

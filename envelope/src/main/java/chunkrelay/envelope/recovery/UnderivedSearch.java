@@ -9,6 +9,7 @@ import chunkrelay.storage.ArchiveHeartbeats;
 import chunkrelay.storage.ArchiveLayout;
 import chunkrelay.storage.ArchiveUnavailableException;
 import chunkrelay.storage.ChunkArchive;
+import chunkrelay.storage.ProjectIds;
 import chunkrelay.storage.UnderivedChunk;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -193,7 +194,7 @@ public class UnderivedSearch {
                         continue;
                     }
                     try {
-                        derivations.deriveUnderived(Long.parseLong(project), underived.key(), true);
+                        derivations.deriveUnderived(ProjectIds.ofFolder(project), underived.key(), true);
                         derived++;
                     } catch (RuntimeException | StackOverflowError e) {
                         RelayMeter.DERIVATIONS_FAILURES.counter(meters).increment();
@@ -215,7 +216,7 @@ public class UnderivedSearch {
         for (LocalDate day = from; !day.isAfter(to); day = day.plusDays(1)) {
             for (UnderivedChunk underived : archive.listUnderived(projectId, day)) {
                 if (!underived.sentryWrittenAt().isAfter(writtenBefore)) {
-                    derivations.deriveUnderived(Long.parseLong(projectId), underived.key(), false);
+                    derivations.deriveUnderived(ProjectIds.ofFolder(projectId), underived.key(), false);
                     derived++;
                 }
             }

@@ -1,7 +1,6 @@
 package chunkrelay.envelope.retention;
 
 import chunkrelay.envelope.archive.StorageConfig;
-import chunkrelay.envelope.auth.ProjectIds;
 import chunkrelay.envelope.auth.ProjectRegistry;
 import chunkrelay.envelope.schedule.BackgroundWork;
 import chunkrelay.envelope.schedule.ClockedSchedule;
@@ -10,6 +9,7 @@ import chunkrelay.storage.ArchiveLayout;
 import chunkrelay.storage.ArchiveUnavailableException;
 import chunkrelay.storage.ObjectLease;
 import chunkrelay.storage.ObjectStore;
+import chunkrelay.storage.ProjectIds;
 import chunkrelay.storage.RetentionSweep;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -1,6 +1,7 @@
 package chunkrelay.envelope.upstream;
 
 import chunkrelay.envelope.telemetry.RelayMeter;
+import chunkrelay.storage.ProjectIds;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,7 +43,7 @@ final class UpstreamClient {
     boolean attempt(UpstreamEnvelope envelope) {
         byte[] body = envelope.wire(config.base(), clock.instant());
         HttpRequest.Builder request = HttpRequest.newBuilder(
-                        URI.create(config.base() + "/api/" + envelope.projectId() + "/envelope/"))
+                        URI.create(config.base() + "/api/" + ProjectIds.format(envelope.projectId()) + "/envelope/"))
                 .timeout(config.timeoutFor(body.length))
                 .header("Content-Type", "application/x-sentry-envelope")
                 .header("X-Sentry-Auth", "Sentry sentry_key=" + envelope.publicKey() + ", sentry_version=7"

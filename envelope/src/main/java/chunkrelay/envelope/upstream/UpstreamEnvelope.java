@@ -1,5 +1,6 @@
 package chunkrelay.envelope.upstream;
 
+import chunkrelay.storage.ProjectIds;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -57,7 +58,7 @@ public record UpstreamEnvelope(long projectId, String publicKey, String sentryCl
         ObjectNode sent = header.deepCopy();
         if (sent.hasNonNull("dsn")) {
             sent.put("dsn", upstream.getScheme() + "://" + publicKey + "@" + upstream.getRawAuthority()
-                    + (upstream.getRawPath() == null ? "" : upstream.getRawPath()) + "/" + projectId);
+                    + (upstream.getRawPath() == null ? "" : upstream.getRawPath()) + "/" + ProjectIds.format(projectId));
         }
         JsonNode sentAt = sent.get("sent_at");
         if (sentAt != null && sentAt.isTextual()) {

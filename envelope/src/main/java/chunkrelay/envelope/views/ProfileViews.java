@@ -1,17 +1,18 @@
 package chunkrelay.envelope.views;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import chunkrelay.storage.ChunkMetadata;
 import chunkrelay.storage.ArchiveKey;
 import chunkrelay.storage.ChunkArchive;
+import chunkrelay.storage.ChunkMetadata;
+import chunkrelay.storage.ChunkTimeIndex;
+import chunkrelay.storage.ProjectIds;
+import chunkrelay.storage.TimeBuckets;
 import chunkrelay.translate.view.CollapsedStacksWriter;
 import chunkrelay.translate.view.MergedProfile;
 import chunkrelay.translate.view.OtlpViewWriter;
 import chunkrelay.translate.view.PprofWriter;
-import chunkrelay.storage.ChunkTimeIndex;
-import chunkrelay.storage.TimeBuckets;
-import chunkrelay.translate.view.TimeGrid;
 import chunkrelay.translate.view.SpeedscopeWriter;
+import chunkrelay.translate.view.TimeGrid;
 import jakarta.inject.Singleton;
 
 import java.io.IOException;
@@ -77,7 +78,7 @@ public class ProfileViews {
      * one metadata read per chunk listed.
      */
     public ChunkListing chunks(ViewQuery query) {
-        String project = Long.toString(query.project());
+        String project = ProjectIds.format(query.project());
         long from = TimeBuckets.nanos(query.from());
         long to = TimeBuckets.nanos(query.to());
         List<ChunkSummary> summaries = new ArrayList<>();
@@ -105,7 +106,7 @@ public class ProfileViews {
      * empty when the project has none. Costs a listing of its days, of the newest day's minutes and of those minutes.
      */
     public Optional<Range> newestRange(long project) {
-        String id = Long.toString(project);
+        String id = ProjectIds.format(project);
         List<LocalDate> days = index.days(id);
         for (int d = days.size() - 1; d >= 0; d--) {
             List<Long> minutes = index.minutes(id, days.get(d));

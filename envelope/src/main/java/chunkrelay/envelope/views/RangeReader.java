@@ -8,6 +8,7 @@ import chunkrelay.storage.ArchiveKey;
 import chunkrelay.storage.ChunkArchive;
 import chunkrelay.storage.ChunkMetadata;
 import chunkrelay.storage.ChunkTimeIndex;
+import chunkrelay.storage.ProjectIds;
 import chunkrelay.storage.RollupObjects;
 import chunkrelay.storage.RollupTier;
 import chunkrelay.storage.TimeBuckets;
@@ -78,7 +79,7 @@ public class RangeReader {
      *                    in their stead are more than that
      */
     public Answer merge(long project, ViewFilter filter, TimeGrid grid) {
-        return new Reads(Long.toString(project), filter, grid).run();
+        return new Reads(ProjectIds.format(project), filter, grid).run();
     }
 
     /** Why a chunk is read whole: the question asks for it, or the relay has not rolled its minute up yet. */

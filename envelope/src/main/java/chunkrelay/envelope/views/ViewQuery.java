@@ -1,6 +1,7 @@
 package chunkrelay.envelope.views;
 
 import chunkrelay.envelope.errors.RelayError;
+import chunkrelay.storage.ProjectIds;
 import chunkrelay.storage.TimeBuckets;
 import chunkrelay.translate.view.ViewFilter;
 import io.micronaut.http.HttpParameters;
@@ -46,12 +47,8 @@ public record ViewQuery(long project, Instant from, Instant to, String profilerI
      */
     public static ViewQuery parse(String project, String from, String to, String profilerId, String platform,
                                   String release, String threadId, String traceId, String spanId, Instant now) {
-        long projectId;
-        try {
-            projectId = Long.parseLong(project);
-        } catch (NumberFormatException e) {
-            throw bad("project must be a number, got '" + project + "'");
-        }
+        long projectId = ProjectIds.parse(project)
+                .orElseThrow(() -> bad("project must be a number, got '" + project + "'"));
         Instant end = to == null || to.isBlank() ? now : time("to", to);
         Instant start = from == null || from.isBlank() ? defaultStart(end) : time("from", from);
         if (!start.isBefore(end)) {
