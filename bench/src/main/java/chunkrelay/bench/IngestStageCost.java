@@ -19,14 +19,11 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -46,7 +43,6 @@ final class IngestStageCost {
     private static final int WARM_UP_ROUNDS = 150;
     private static final int ROUNDS = 15;
     private static final int CALLS_PER_ROUND = 10;
-    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
     /** One stage: median CPU microseconds per call. */
     record Stage(String name, double cpuMicros) {
@@ -111,32 +107,9 @@ final class IngestStageCost {
     }
 
     private static List<Stage> measure(Map<String, IntSupplier> stages) {
-        long sink = 0;
-        for (int round = 0; round < WARM_UP_ROUNDS; round++) {
-            for (IntSupplier stage : stages.values()) {
-                sink += stage.getAsInt();
-            }
-        }
-        Map<String, double[]> perRound = new LinkedHashMap<>();
-        stages.keySet().forEach(name -> perRound.put(name, new double[ROUNDS]));
-        for (int round = 0; round < ROUNDS; round++) {
-            for (Map.Entry<String, IntSupplier> stage : stages.entrySet()) {
-                long start = THREADS.getCurrentThreadCpuTime();
-                for (int call = 0; call < CALLS_PER_ROUND; call++) {
-                    sink += stage.getValue().getAsInt();
-                }
-                perRound.get(stage.getKey())[round] = (THREADS.getCurrentThreadCpuTime() - start) / 1e3
-                        / CALLS_PER_ROUND;
-            }
-        }
-        if (sink == 42) {
-            System.out.print("");
-        }
         List<Stage> result = new ArrayList<>();
-        perRound.forEach((name, micros) -> {
-            Arrays.sort(micros);
-            result.add(new Stage(name, micros[ROUNDS / 2]));
-        });
+        StageCpuTime.medianMicros(stages, WARM_UP_ROUNDS, ROUNDS, CALLS_PER_ROUND)
+                .forEach((name, micros) -> result.add(new Stage(name, micros)));
         return result;
     }
 

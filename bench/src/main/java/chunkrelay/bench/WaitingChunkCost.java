@@ -14,7 +14,6 @@ import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesSer
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
-import java.lang.management.ThreadMXBean;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -36,7 +35,6 @@ final class WaitingChunkCost {
     private static final int ROUNDS = 21;
     private static final int CALLS_PER_ROUND = 5;
     private static final int HELD = 40;
-    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
     private static final MemoryMXBean MEMORY = ManagementFactory.getMemoryMXBean();
 
     /** Median CPU microseconds per chunk by stage, the floor first, and the heap held per waiting chunk. */
@@ -104,33 +102,7 @@ final class WaitingChunkCost {
     }
 
     private static Map<String, Double> cpuMicros(Map<String, IntSupplier> stages) {
-        long sink = 0;
-        for (int round = 0; round < WARM_UP_ROUNDS; round++) {
-            for (IntSupplier stage : stages.values()) {
-                sink += stage.getAsInt();
-            }
-        }
-        Map<String, double[]> perRound = new LinkedHashMap<>();
-        stages.keySet().forEach(name -> perRound.put(name, new double[ROUNDS]));
-        for (int round = 0; round < ROUNDS; round++) {
-            for (Map.Entry<String, IntSupplier> stage : stages.entrySet()) {
-                long start = THREADS.getCurrentThreadCpuTime();
-                for (int call = 0; call < CALLS_PER_ROUND; call++) {
-                    sink += stage.getValue().getAsInt();
-                }
-                perRound.get(stage.getKey())[round] = (THREADS.getCurrentThreadCpuTime() - start) / 1e3
-                        / CALLS_PER_ROUND;
-            }
-        }
-        if (sink == 42) {
-            System.out.print("");
-        }
-        Map<String, Double> medians = new LinkedHashMap<>();
-        perRound.forEach((name, micros) -> {
-            Arrays.sort(micros);
-            medians.put(name, micros[ROUNDS / 2]);
-        });
-        return medians;
+        return StageCpuTime.medianMicros(stages, WARM_UP_ROUNDS, ROUNDS, CALLS_PER_ROUND);
     }
 
     /** The heap one object holds: {@value #HELD} of them held at once, after a GC each side, median of 3 tries. */
