@@ -23,8 +23,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The one place the relay makes its threads, each a daemon named for its work, and the one order they stop in.
- * Their owners start them as now: the periodic jobs ({@link #schedule}) and the derivations' hand-out when the
- * server has started, the upstream senders when their bean is created at start-up. At the context's shutdown
+ * Their owners start them when the server has started (the periodic jobs of {@link #schedule}, the upstream senders,
+ * the derivations' hand-out; a command line's derivations when a chunk first waits), the forwarding queue's workers
+ * when it is made, and the pools of ingest and the views' readers as their work comes. At the context's shutdown
  * (after the server's graceful shutdown let requests in flight finish) the owners' stop steps run by
  * {@link Stage}, in the order they were registered within a stage, all within one budget,
  * {@code relay.shutdown.budget}: each step waits at most what is left of it, and every step runs, so that what

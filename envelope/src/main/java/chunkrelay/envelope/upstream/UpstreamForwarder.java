@@ -11,6 +11,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micronaut.context.annotation.Context;
 import io.micronaut.context.annotation.Requires;
 import io.micronaut.context.env.Environment;
+import io.micronaut.context.event.ApplicationEventListener;
+import io.micronaut.runtime.server.event.ServerStartupEvent;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingDeque;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -33,12 +36,13 @@ import java.util.concurrent.locks.LockSupport;
  * acknowledges an envelope once it is queued, in memory while the queue has room (count and bytes), else in the
  * {@link UpstreamSpool}; when neither takes it the SDK gets 503. Senders make one attempt each
  * ({@link UpstreamClient}) and spool what the upstream did not take for a network reason; an envelope is given up
- * after {@code relay.upstream.max-age}. Created at start-up ({@code @Context}), so that a restarted relay sends its
- * spool before any SDK writes to it; not in the command lines' {@code cli} environment, which leave it to relays.
+ * after {@code relay.upstream.max-age}. Created at start-up ({@code @Context}) and started with the server, so that
+ * a restarted relay sends its spool from its first second; not in the command lines' {@code cli} environment, which
+ * leave it to relays.
  */
 @Context
 @Requires(notEnv = Environment.CLI)
-public class UpstreamForwarder {
+public class UpstreamForwarder implements ApplicationEventListener<ServerStartupEvent> {
     private static final Logger LOG = LoggerFactory.getLogger(UpstreamForwarder.class);
     private static final Duration SPOOL_ROUND = Duration.ofSeconds(1);
     private static final Duration MIN_REPORT_INTERVAL = Duration.ofMillis(100);
@@ -55,9 +59,10 @@ public class UpstreamForwarder {
     private final LinkedBlockingDeque<UpstreamEnvelope> queue = new LinkedBlockingDeque<>();
     private final AtomicLong queuedBytes = new AtomicLong();
     private final Map<UpstreamEnvelope, Boolean> inFlight = new ConcurrentHashMap<>();
-    private final List<Thread> senders = new ArrayList<>();
+    private final List<Thread> senders = new CopyOnWriteArrayList<>();
     /** The spool's rounds and the client reports' flushes, on the clock. */
     private final ClockedSchedule background;
+    private final BackgroundWork work;
     /** From retry-initial, growing by half, up to retry-max, for envelopes retried in memory. */
     private final Backoff backoff;
     private volatile boolean stopping;
@@ -67,6 +72,7 @@ public class UpstreamForwarder {
         this.config = config;
         this.meters = meters;
         this.clock = clock;
+        this.work = work;
         this.backoff = new Backoff(config.retryInitial(), config.retryMax(), 1.5);
         this.client = new UpstreamClient(config, rateLimits, meters, clock);
         this.spool = new UpstreamSpool(config, store, meters, clock,
@@ -75,6 +81,11 @@ public class UpstreamForwarder {
         RelayMeter.UPSTREAM_QUEUE_BYTES.gauge(meters, queuedBytes, AtomicLong::get);
         this.background = work.schedule("upstream-spool");
         work.atStop(BackgroundWork.Stage.UPSTREAM, "upstream forwarding", this::stop);
+    }
+
+    /** The senders, the spool's rounds and the client reports start with the server. */
+    @Override
+    public void onApplicationEvent(ServerStartupEvent event) {
         if (config.enabled()) {
             for (int i = 0; i < Math.max(1, config.senders()); i++) {
                 senders.add(work.start("upstream-sender-" + (i + 1), this::sendLoop));
