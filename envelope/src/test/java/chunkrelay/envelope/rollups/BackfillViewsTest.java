@@ -53,6 +53,11 @@ class BackfillViewsTest {
             assertEquals(503, behind.status(), "nothing is rolled up yet: " + behind.raw());
             assertEquals("10", behind.headers().firstValue("Retry-After").orElseThrow());
 
+            // with no link window every chunk is derived before its 200
+            List<FleetAnswers.Archived> archived = FleetAnswers.Archived.all(relay);
+            assertEquals(sent, archived.size());
+            long kept = FleetAnswers.samples(archived);
+
             // the builder's round on another thread, the six hours asked meanwhile
             CompletableFuture<Void> round = CompletableFuture.runAsync(() -> relay.bean(RollupBuilder.class).runOnce());
             int answered = 0;
@@ -64,15 +69,13 @@ class BackfillViewsTest {
                     assertTrue(answer.headers().firstValue("Retry-After").isPresent(), "503 says when to retry");
                     waited++;
                 } else {
-                    assertEquals((long) sent * 80, samples(answer), "a 200 while catching up is exact");
+                    assertEquals(kept, samples(answer), "a 200 while catching up is exact");
                     answered++;
                 }
             }
             round.get(5, TimeUnit.MINUTES);
             assertTrue(answered + waited > 0, "asked while the builder caught up");
 
-            List<FleetAnswers.Archived> archived = FleetAnswers.Archived.all(relay);
-            assertEquals(sent, archived.size());
             FleetAnswers.assertSameAnswer(relay, archived, start, end, "", 3600);
             FleetAnswers.assertSameAnswer(relay, archived, start + 17 * MINUTE, end - 2 * HOUR, "&thread_id=1", 60);
         }

@@ -103,6 +103,22 @@ final class FleetAnswers {
         }
     }
 
+    /**
+     * Every sample the archived OTLP forms hold: what the relay kept of the chunks sent. Relay's rules drop a thread
+     * with fewer than two samples with a stack, its idle samples too ({@code chunk.ChunkNormaliser}), and a fleet
+     * chunk's random thread per step leaves one so now and then, so a count of the samples sent would not be exact.
+     */
+    static long samples(List<Archived> archived) {
+        long samples = 0;
+        for (Archived chunk : archived) {
+            for (Sample sample : chunk.otlp().getResourceProfiles(0).getScopeProfiles(0).getProfiles(0)
+                    .getSamplesList()) {
+                samples += sample.getTimestampsUnixNanoCount();
+            }
+        }
+        return samples;
+    }
+
     /** The test's own answer: every archived OTLP form walked, its samples in range and filter counted. */
     private static final class Walk {
         final Map<String, Long> samples = new TreeMap<>();
