@@ -36,6 +36,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.zip.GZIPInputStream;
 
@@ -157,7 +158,9 @@ class FunctionViewsApiTest {
     @Test
     void theRegressionOfTheNewReleaseComesFirstAndTwoRangesOfOneReleaseShowNone() {
         RelayClient client = relay.client();
-        String range = range(start - MINUTE, start + 10 * MINUTE);
+        long from = start - MINUTE;
+        long to = start + 10 * MINUTE;
+        String range = range(from, to);
         JsonNode releases = client.get("/api/v1/projects/1/regressions?" + range + "&baseline="
                 + encode("release:" + ReleaseFleet.OLD) + "&comparison=" + encode("release:" + ReleaseFleet.NEW))
                 .body();
@@ -165,7 +168,13 @@ class FunctionViewsApiTest {
         assertEquals(ReleaseFleet.REGRESSED_NAME, first.path("name").asText(), releases.toString());
         assertEquals("REGRESSION", first.path("verdict").asText());
         assertTrue(first.path("self").path("confidence").asDouble() > 0.999, first.toString());
-        assertEquals(0.1, first.path("self").path("relativeChange").asDouble(), 0.03, first.toString());
+        // the fleet's processes draw their samples at random: the change is the one the archived samples show
+        double baseline = meanSelfShare(ReleaseFleet.OLD, from, to);
+        double comparison = meanSelfShare(ReleaseFleet.NEW, from, to);
+        assertEquals(baseline, first.path("self").path("baselineShare").asDouble(), 1e-12, first.toString());
+        assertEquals(comparison, first.path("self").path("comparisonShare").asDouble(), 1e-12, first.toString());
+        assertEquals((comparison - baseline) / baseline, first.path("self").path("relativeChange").asDouble(), 1e-9,
+                first.toString());
         for (int i = 1; i < releases.path("functions").size(); i++) {
             JsonNode other = releases.path("functions").get(i);
             assertEquals("UNCHANGED", other.path("verdict").asText(), other.toString());
@@ -262,6 +271,23 @@ class FunctionViewsApiTest {
             }
         }
         return counts;
+    }
+
+    /**
+     * The test's own share of the regressed function in a release: over the release's processes, the mean of its
+     * self samples' share of each one's samples in the range.
+     */
+    private static double meanSelfShare(String release, long from, long to) {
+        Set<String> profilers = new TreeSet<>();
+        archived.stream().filter(chunk -> release.equals(chunk.metadata().get(ChunkMetadata.RELEASE)))
+                .forEach(chunk -> profilers.add(chunk.profilerId()));
+        double shares = 0;
+        for (String profiler : profilers) {
+            Map<String, long[]> counts = walk(from, to, "&profiler_id=" + profiler);
+            long samples = counts.values().stream().mapToLong(count -> count[0]).sum();
+            shares += (double) counts.get(ReleaseFleet.REGRESSED_NAME + " app/codec.py")[0] / samples;
+        }
+        return shares / profilers.size();
     }
 
     private static boolean matches(Map<String, String> wanted, String name, String value) {
