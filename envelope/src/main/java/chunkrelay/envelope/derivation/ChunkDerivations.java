@@ -4,7 +4,6 @@ import chunkrelay.chunk.ChunkProcessor;
 import chunkrelay.chunk.ProfileChunk;
 import chunkrelay.envelope.archive.RelayVersion;
 import chunkrelay.envelope.auth.ProjectRegistry;
-import chunkrelay.envelope.derivation.ChunkStages;
 import chunkrelay.envelope.forward.ChunkForwarder;
 import chunkrelay.envelope.links.LinkedSpans;
 import chunkrelay.envelope.links.LinksConfig;
@@ -96,9 +95,8 @@ public class ChunkDerivations {
      */
     private void deriveAtReceipt(long projectId, ArchiveKey key, ProfileChunk chunk, Map<String, String> metadata) {
         PendingChunks.Pending waiting = pending.holdKey(projectId, key, chunk);
-        deriveWaiting(waiting, "window", () -> writes.store(key,
-                ChunkStages.timed(meters, "translate", () -> forms.translated(projectId, chunk, metadata)),
-                "window", true));
+        deriveWaiting(waiting, "window", () -> writes.store(key, RelayMeter.CHUNK_STAGE.timer(meters, "translate")
+                .record(() -> forms.translated(projectId, chunk, metadata)), "window", true));
     }
 
     private void deriveWaiting(PendingChunks.Pending waiting, String when) {
@@ -164,11 +162,6 @@ public class ChunkDerivations {
 
     public int pendingCount() {
         return pending.size();
-    }
-
-    /** Runs, in the calling thread, the windows, retries and recovery rounds the clock has reached. */
-    public void runDue() {
-        schedule.runDue();
     }
 
     /**

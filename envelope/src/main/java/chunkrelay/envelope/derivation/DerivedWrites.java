@@ -54,7 +54,7 @@ final class DerivedWrites {
                 derived.otlp() == null);
         RelayMeter.CHUNKS_DERIVED.counter(meters, when).increment();
         if (forward) {
-            ChunkStages.timed(meters, "forward", () -> {
+            RelayMeter.CHUNK_STAGE.timer(meters, "forward").record(() -> {
                 if (forwarder.forwards()) {
                     forwarder.forward(key, derived.otlp() != null ? derived.otlp()
                             : archive.decompress(derived.stored()));

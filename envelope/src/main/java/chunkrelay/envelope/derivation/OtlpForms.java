@@ -7,7 +7,6 @@ import chunkrelay.chunk.ProfileChunk;
 import chunkrelay.envelope.archive.ArchivedMetadata;
 import chunkrelay.envelope.archive.RelayVersion;
 import chunkrelay.envelope.auth.ProjectRegistry;
-import chunkrelay.envelope.derivation.ChunkStages;
 import chunkrelay.envelope.links.LinkedSpans;
 import chunkrelay.envelope.telemetry.RelayMeter;
 import chunkrelay.storage.ArchiveKey;
@@ -73,7 +72,7 @@ final class OtlpForms {
         try {
             TranslationContext context = TranslationContext.forProject(projectId)
                     .withServiceName(projects.serviceName(projectId));
-            return ChunkStages.timed(meters, "translate", () -> {
+            return RelayMeter.CHUNK_STAGE.timer(meters, "translate").record(() -> {
                 ExportProfilesServiceRequest unlinked = translator.translate(chunk, context);
                 return holdObject.test(PreparedChunk.objectBytes(unlinked))
                         ? PreparedChunk.of(chunk, unlinked, null, metadata)

@@ -8,7 +8,6 @@ import chunkrelay.chunk.ProfileChunk;
 import chunkrelay.envelope.archive.ArchivedMetadata;
 import chunkrelay.envelope.archive.RelayVersion;
 import chunkrelay.envelope.derivation.ChunkDerivations;
-import chunkrelay.envelope.derivation.ChunkStages;
 import chunkrelay.envelope.derivation.LinkMeters;
 import chunkrelay.envelope.recovery.UnderivedSearch;
 import chunkrelay.envelope.telemetry.RelayMeter;
@@ -117,7 +116,8 @@ public class ArchivingChunkPipeline implements ChunkPipeline {
         ChunkPeek peek = ChunkPeek.of(item.payload());
         String key;
         try {
-            key = archive.quarantine(ProjectIds.format(item.projectId()), peek.chunkId(), item.payload(), cause.toString());
+            key = archive.quarantine(ProjectIds.format(item.projectId()), peek.chunkId(), item.payload(),
+                    cause.toString());
         } catch (ArchiveUnavailableException e) {
             archiveFailures.increment();
             throw new ChunkPipelineUnavailableException("archive unavailable for a quarantined chunk: "
@@ -162,6 +162,6 @@ public class ArchivingChunkPipeline implements ChunkPipeline {
     }
 
     private <T> T timed(String stage, Supplier<T> work) {
-        return ChunkStages.timed(meters, stage, work);
+        return RelayMeter.CHUNK_STAGE.timer(meters, stage).record(work);
     }
 }

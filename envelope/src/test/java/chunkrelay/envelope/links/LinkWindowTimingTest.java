@@ -2,6 +2,7 @@ package chunkrelay.envelope.links;
 
 import chunkrelay.chunk.testing.Await;
 import chunkrelay.envelope.derivation.ChunkDerivations;
+import chunkrelay.envelope.derivation.DerivationSchedule;
 import chunkrelay.envelope.recovery.UnderivedSearch;
 import chunkrelay.envelope.testing.OtlpReceiver;
 import chunkrelay.envelope.testing.PrometheusScrape;
@@ -51,7 +52,7 @@ class LinkWindowTimingTest {
     /** Moves the relay's clock and runs what that made due. */
     private static void advance(RunningRelay relay, Duration by) {
         relay.clock().advance(by);
-        relay.bean(ChunkDerivations.class).runDue();
+        relay.bean(DerivationSchedule.class).runDue();
     }
 
     private static double searches(RunningRelay relay) {

@@ -2,6 +2,7 @@ package chunkrelay.envelope.links;
 
 import chunkrelay.chunk.testing.Await;
 import chunkrelay.envelope.derivation.ChunkDerivations;
+import chunkrelay.envelope.derivation.DerivationSchedule;
 import chunkrelay.envelope.testing.PrometheusScrape;
 import chunkrelay.envelope.testing.RunningRelay;
 import chunkrelay.storage.ArchivedChunk;
@@ -52,7 +53,7 @@ class PendingBudgetTest {
     private static void deriveAndCheckLinks(RunningRelay relay) throws Exception {
         assertEquals(2, relay.bean(ChunkDerivations.class).pendingCount());
         relay.clock().advance(Duration.ofSeconds(3));
-        relay.bean(ChunkDerivations.class).runDue();
+        relay.bean(DerivationSchedule.class).runDue();
         Await.until("both chunks derived", WAIT, () -> relay.archivedChunks().size() == 2);
         derived(relay.archive(), relay.archivedChunks(), JAVA_CHUNK_1, JAVA_CHUNK_2).forEach((request, form) ->
                 assertEquals(JAVA_LINKED.get(request),
@@ -67,7 +68,7 @@ class PendingBudgetTest {
                 send(relay.client(), request);
             }
             relay.clock().advance(Duration.ofSeconds(3));
-            relay.bean(ChunkDerivations.class).runDue();
+            relay.bean(DerivationSchedule.class).runDue();
             Await.until("every chunk derived", WAIT, () -> relay.archivedChunks().size() == 3);
             Map<String, byte[]> otlp = new TreeMap<>();
             for (ArchivedChunk chunk : relay.archivedChunks()) {

@@ -2,6 +2,7 @@ package chunkrelay.envelope.rollups;
 
 import chunkrelay.chunk.testing.Await;
 import chunkrelay.envelope.derivation.ChunkDerivations;
+import chunkrelay.envelope.derivation.DerivationSchedule;
 import chunkrelay.envelope.testing.FleetChunks;
 import chunkrelay.envelope.testing.RelayClient;
 import chunkrelay.envelope.testing.RunningRelay;
@@ -162,7 +163,7 @@ class OpenMinutesTest {
             sentAt.poll();
         }
         ChunkDerivations derivations = relay.bean(ChunkDerivations.class);
-        derivations.runDue();
+        relay.bean(DerivationSchedule.class).runDue();
         Await.until(() -> "chunks past their window derived: " + derivations.pendingCount() + " pending, "
                 + sentAt.size() + " in their window", Duration.ofSeconds(30),
                 () -> derivations.pendingCount() == sentAt.size());
