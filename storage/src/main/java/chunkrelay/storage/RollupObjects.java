@@ -13,10 +13,14 @@ import java.util.TreeMap;
  * entries the rollup holds: a rollup only ever gains chunks (late ones), so of several versions of one bucket the
  * largest is the newest, and a slow builder's older version written after a newer one is never read. Versions are
  * written once ({@code If-None-Match: *}) with the archive's compression; the same inputs give the same bytes, so two
- * replicas building one are harmless. Beside them, each replica's partial rollups of the minutes not settled yet
- * ({@link OpenPart}). Per project and day, for retention. Thread-safe.
+ * replicas building one are harmless. Beside a minute's rollup, its per-second detail ({@link Detail}), and each
+ * replica's partial rollups of the minutes not settled yet ({@link OpenPart}). Per project and day, for retention.
+ * Thread-safe.
  */
 public final class RollupObjects {
+    /** The letter of a minute's per-second detail, beside the tiers' letters. */
+    private static final String DETAIL = "s";
+
     private final ObjectStore store;
 
     public RollupObjects(ObjectStore store) {
@@ -44,10 +48,15 @@ public final class RollupObjects {
 
     /** Every stored version of a tier in a project's day (see {@link #newest}). */
     public List<Version> versions(String projectId, LocalDate day, RollupTier tier, String within) {
+        return list(projectId, day, tier.letter(), tier, within);
+    }
+
+    /** The objects named {@code {letter}{bucket name}.{chunks}} of a tier's buckets in a project's day. */
+    private List<Version> list(String projectId, LocalDate day, String letter, RollupTier tier, String within) {
         ArchiveKey.checkPart("project id", projectId);
         String folder = ArchiveLayout.ROLLUPS + projectId + "/" + day + "/";
         List<Version> versions = new ArrayList<>();
-        for (String key : store.listObjects(folder + tier.letter() + within)) {
+        for (String key : store.listObjects(folder + letter + within)) {
             String name = key.substring(folder.length() + 1);
             int dot = name.lastIndexOf('.');
             if (dot < 0) {
@@ -61,6 +70,50 @@ public final class RollupObjects {
             }
         }
         return versions;
+    }
+
+    /**
+     * A minute's per-second detail, {@code rollups/{project}/{yyyy-mm-dd}/s{HHmm}.{chunks}}: the samples of the same
+     * chunks as the minute's rollup of that version, kept apart per second, read only for a minute at a range's edge.
+     * Written before the minute's rollup of the same version, so that a minute's rollup never holds a chunk its newest
+     * detail lacks.
+     */
+    public record Detail(String projectId, long minuteNanos, long chunks) {
+        String key() {
+            return folder(projectId, minuteNanos) + DETAIL + TimeBuckets.name(RollupTier.MINUTE, minuteNanos) + "."
+                    + chunks;
+        }
+    }
+
+    /** The newest detail of each minute of a project's day whose name starts with {@code within} ({@code HH}). */
+    public Map<Long, Detail> newestDetails(String projectId, LocalDate day, String within) {
+        Map<Long, Detail> newest = new TreeMap<>();
+        for (Detail detail : details(projectId, day, within)) {
+            newest.merge(detail.minuteNanos(), detail, (a, b) -> a.chunks() >= b.chunks() ? a : b);
+        }
+        return newest;
+    }
+
+    /** Every stored detail of a project's day whose name starts with {@code within}. */
+    public List<Detail> details(String projectId, LocalDate day, String within) {
+        List<Detail> details = new ArrayList<>();
+        for (Version version : list(projectId, day, DETAIL, RollupTier.MINUTE, within)) {
+            details.add(new Detail(projectId, version.bucketNanos(), version.chunks()));
+        }
+        return details;
+    }
+
+    public Optional<byte[]> read(Detail detail) {
+        return store.readObject(detail.key()).map(stored -> store.settings().compression().decompress(stored));
+    }
+
+    /** Writes a detail once; false when it existed. */
+    public boolean write(Detail detail, byte[] rollup) {
+        return store.storeObjectIfAbsent(detail.key(), store.settings().compression().compress(rollup));
+    }
+
+    public void remove(Detail detail) {
+        store.deleteObject(detail.key());
     }
 
     /** A version's bytes as written, decompressed; empty when it is gone (replaced and removed meanwhile). */

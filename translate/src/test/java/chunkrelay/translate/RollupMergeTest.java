@@ -108,6 +108,94 @@ class RollupMergeTest {
     }
 
     @Test
+    void anyRunOfWholeTicksOfADetailEqualsTheChunksMergedOverThatRun() throws Exception {
+        List<ExportProfilesServiceRequest> chunks = chunks();
+        long start = Math.floorDiv(TestChunk.T0, BUCKET) * BUCKET;
+        List<Rollup> details = new ArrayList<>();
+        for (long bucket = start; bucket < start + 6 * BUCKET; bucket += BUCKET) {
+            ProfileMerger detail = Rollup.detailMerger(bucket, bucket + BUCKET, 10);
+            ProfileMerger plain = Rollup.merger(bucket, bucket + BUCKET, 10);
+            for (int c = 0; c < chunks.size(); c++) {
+                detail.add(chunks.get(c), "python", c % 2 == 0 ? "a@1" : "b@2", "production");
+                plain.add(chunks.get(c), "python", c % 2 == 0 ? "a@1" : "b@2", "production");
+            }
+            Rollup written = new Rollup(bucket, bucket + BUCKET, detail.result(), new TreeSet<>(), new TreeMap<>());
+            Rollup read = RollupCodec.read(RollupCodec.write(written));
+            assertTrue(read.perTick(), "read back split per tick");
+            assertArrayEquals(RollupCodec.write(written), RollupCodec.write(read), "a detail reads back as written");
+            details.add(read);
+
+            // both taken whole into a rollup's merger, as the hours are built from minutes
+            ProfileMerger fromDetail = Rollup.merger(bucket, bucket + BUCKET, 10);
+            fromDetail.add(read);
+            ProfileMerger fromRollup = Rollup.merger(bucket, bucket + BUCKET, 10);
+            fromRollup.add(new Rollup(bucket, bucket + BUCKET, plain.result(), new TreeSet<>(), new TreeMap<>()));
+            assertArrayEquals(RollupCodec.write(new Rollup(bucket, bucket + BUCKET, fromRollup.result(),
+                            new TreeSet<>(), new TreeMap<>())),
+                    RollupCodec.write(new Rollup(bucket, bucket + BUCKET, fromDetail.result(), new TreeSet<>(),
+                            new TreeMap<>())), "a detail taken whole gives the bucket's rollup, byte for byte");
+        }
+        Random random = new Random(5);
+        for (int round = 0; round < 60; round++) {
+            long from = start + SECOND * random.nextInt(59);
+            long to = from + SECOND * (1 + random.nextInt((int) ((start + 6 * BUCKET - from) / SECOND)));
+            ViewFilter filter = switch (round % 3) {
+                case 0 -> ViewFilter.between(from, to);
+                case 1 -> new ViewFilter(from, to, null, "2", null, null);
+                default -> new ViewFilter(from, to, null, null, null, null, null, "b@2", null);
+            };
+            TimeGrid grid = TimeGrid.aligned(from, to, SECOND * (1 + random.nextInt(3)));
+            ProfileMerger fromChunks = new ProfileMerger(filter, grid, false);
+            for (int c = 0; c < chunks.size(); c++) {
+                fromChunks.add(chunks.get(c), "python", c % 2 == 0 ? "a@1" : "b@2", "production");
+            }
+            ProfileMerger fromDetails = new ProfileMerger(filter, grid, false);
+            for (Rollup detail : details) {
+                long partFrom = Math.max(from, detail.startNanos());
+                long partTo = Math.min(to, detail.endNanos());
+                if (partFrom < partTo) {
+                    assertTrue(fromDetails.accepts(detail, partFrom, partTo), "a part cut on seconds fits");
+                    fromDetails.add(detail, partFrom, partTo);
+                }
+            }
+            MergedProfile expected = fromChunks.result();
+            MergedProfile actual = fromDetails.result();
+            String range = (from - start) / SECOND + ".." + (to - start) / SECOND + " s, filter " + round % 3;
+            assertEquals(expected.sampleCount(), actual.sampleCount(), range);
+            assertEquals(expected.chunks(), actual.chunks(), range);
+            assertArrayEquals(PprofWriter.toProto(expected).toByteArray(), PprofWriter.toProto(actual).toByteArray(),
+                    "pprof byte for byte, " + range);
+            Timeline.Result expectedSteps = Timeline.of(expected, Timeline.By.THREAD);
+            Timeline.Result actualSteps = Timeline.of(actual, Timeline.By.THREAD);
+            assertEquals(expectedSteps.series().size(), actualSteps.series().size(), range);
+            for (int s = 0; s < expectedSteps.series().size(); s++) {
+                assertEquals(Arrays.toString(expectedSteps.series().get(s).counts()),
+                        Arrays.toString(actualSteps.series().get(s).counts()), range);
+            }
+        }
+    }
+
+    @Test
+    void aPartNotCutOnTicksOrOfARollupNotSplitPerTickIsRefused() {
+        long start = Math.floorDiv(TestChunk.T0, BUCKET) * BUCKET;
+        ProfileMerger detail = Rollup.detailMerger(start, start + BUCKET, 10);
+        ProfileMerger plain = Rollup.merger(start, start + BUCKET, 10);
+        chunks().forEach(chunk -> {
+            detail.add(chunk, "python", "a@1", "production");
+            plain.add(chunk, "python", "a@1", "production");
+        });
+        Rollup perTick = new Rollup(start, start + BUCKET, detail.result(), new TreeSet<>(), new TreeMap<>());
+        Rollup whole = new Rollup(start, start + BUCKET, plain.result(), new TreeSet<>(), new TreeMap<>());
+        ProfileMerger merger = new ProfileMerger(ViewFilter.between(start, start + BUCKET), null, false);
+        assertTrue(merger.accepts(perTick, start + SECOND, start + 3 * SECOND));
+        assertEquals(false, merger.accepts(perTick, start + SECOND / 2, start + 3 * SECOND), "off a tick");
+        assertEquals(false, merger.accepts(whole, start + SECOND, start + 3 * SECOND), "not split per tick");
+        assertThrows(IllegalArgumentException.class, () -> merger.add(whole, start + SECOND, start + 3 * SECOND));
+        ProfileMerger anotherDetail = Rollup.detailMerger(start, start + BUCKET, 10);
+        assertEquals(false, anotherDetail.accepts(whole), "a detail cannot be made from a rollup not split");
+    }
+
+    @Test
     void aRollupWhoseTicksDoNotNestInTheTimelineStepsIsRefused() {
         long start = Math.floorDiv(TestChunk.T0, BUCKET) * BUCKET;
         Rollup rollup = new Rollup(start, start + BUCKET, Rollup.merger(start, start + BUCKET, 10).result(),

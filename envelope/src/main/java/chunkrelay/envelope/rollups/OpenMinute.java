@@ -15,10 +15,10 @@ import java.util.TreeSet;
 import java.util.function.Function;
 
 /**
- * One open minute of one project ({@link OpenMinutes}): the partial rollup of the chunks derived so far, the forms
- * derived since it was last merged, and the chunks waiting in this relay for their window. Merging costs the size of
- * the partial, so derived forms queue and are merged {@value #FOLD_CHUNKS} at a time (or {@value #FOLD_BYTES} bytes),
- * and whenever a query reads the minute.
+ * One open minute of one project ({@link OpenMinutes}): the partial rollup of the chunks derived so far (split per
+ * second, as a settled minute's detail is), the forms derived since it was last merged, and the chunks waiting in this
+ * relay for their window. Merging costs the size of the partial, so derived forms queue and are merged
+ * {@value #FOLD_CHUNKS} at a time (or {@value #FOLD_BYTES} bytes), and whenever a query reads the minute.
  */
 final class OpenMinute {
     private static final int FOLD_CHUNKS = 32;
@@ -94,7 +94,8 @@ final class OpenMinute {
     synchronized Folded fold(Function<Queued, ExportProfilesServiceRequest> parse) {
         if (!queued.isEmpty()) {
             long end = start + RollupTier.MINUTE.bucketNanos();
-            ProfileMerger merger = Rollup.merger(start, end, RollupTier.MINUTE.ticks());
+            // per second, so that a range starting or ending inside the minute is answered from the partial
+            ProfileMerger merger = Rollup.detailMerger(start, end, RollupTier.MINUTE.ticks());
             if (merged != null) {
                 merger.add(merged);
             }

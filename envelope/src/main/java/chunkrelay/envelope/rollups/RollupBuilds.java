@@ -40,13 +40,12 @@ public class RollupBuilds {
     }
 
     /**
-     * Builds a minute's rollup from every chunk its index lists whose OTLP form is derived; a chunk not derived yet
-     * goes to the late queue, so that the rollup is built again once it is. Empty when no chunk of the minute is
-     * derived.
+     * Builds a minute's rollup, and its per-second detail, from every chunk its index lists whose OTLP form is derived;
+     * a chunk not derived yet goes to the late queue, so that the rollup is built again once it is. Empty when no
+     * chunk of the minute is derived.
      */
     public Optional<RollupObjects.Version> buildMinute(String projectId, long minute) {
-        long end = minute + RollupTier.MINUTE.bucketNanos();
-        ProfileMerger merger = Rollup.merger(minute, end, RollupTier.MINUTE.ticks());
+        ProfileMerger detail = detailMerger(minute);
         SortedSet<String> included = new TreeSet<>();
         for (ChunkTimeIndex.Entry entry : index.overlapping(projectId, minute)) {
             Optional<ChunkArchive.DerivedForm> form = archive.readDerived(entry.key());
@@ -54,30 +53,29 @@ public class RollupBuilds {
                 index.markLate(entry);
                 continue;
             }
-            Map<String, String> metadata = form.get().metadata();
-            merger.add(parse(form.get().otlp(), entry), metadata.get(ChunkMetadata.PLATFORM),
-                    metadata.get(ChunkMetadata.RELEASE), metadata.get(ChunkMetadata.ENVIRONMENT));
+            add(detail, form.get(), entry);
             included.add(entry.name());
         }
         if (included.isEmpty()) {
             return Optional.empty();
         }
-        RollupObjects.Version version = new RollupObjects.Version(projectId, RollupTier.MINUTE, minute,
-                included.size());
-        rollups.write(version, RollupCodec.write(new Rollup(minute, end, merger.result(), included, new TreeMap<>())));
-        return Optional.of(version);
+        return Optional.of(write(projectId, minute, detail, included));
     }
 
     /**
      * A minute's rollup with its late chunks added: the newest rollup merged with the derived forms of the late
      * entries it does not hold, so that chunks arriving late one by one into a full minute cost one read each, not a
-     * rebuild of the minute. Empty when none of them is derived yet.
+     * rebuild of the minute; through the minute's newest per-second detail when that holds what the rollup holds,
+     * which then gets them too. Empty when none of them is derived yet.
      */
     public Optional<RollupObjects.Version> absorb(String projectId, long minute, Rollup newest,
                                                   List<ChunkTimeIndex.Entry> late) {
+        Optional<Rollup> detail = newestDetail(projectId, minute)
+                .filter(d -> d.included().equals(newest.included()));
         long end = minute + RollupTier.MINUTE.bucketNanos();
-        ProfileMerger merger = Rollup.merger(minute, end, RollupTier.MINUTE.ticks());
-        merger.add(newest);
+        ProfileMerger merger = detail.isPresent() ? detailMerger(minute)
+                : Rollup.merger(minute, end, RollupTier.MINUTE.ticks());
+        merger.add(detail.orElse(newest));
         SortedSet<String> included = new TreeSet<>(newest.included());
         for (ChunkTimeIndex.Entry entry : late) {
             if (included.contains(entry.name())) {
@@ -85,19 +83,48 @@ public class RollupBuilds {
             }
             Optional<ChunkArchive.DerivedForm> form = archive.readDerived(entry.key());
             if (form.isPresent()) {
-                Map<String, String> metadata = form.get().metadata();
-                merger.add(parse(form.get().otlp(), entry), metadata.get(ChunkMetadata.PLATFORM),
-                        metadata.get(ChunkMetadata.RELEASE), metadata.get(ChunkMetadata.ENVIRONMENT));
+                add(merger, form.get(), entry);
                 included.add(entry.name());
             }
         }
         if (included.size() == newest.included().size()) {
             return Optional.empty();
         }
+        if (detail.isPresent()) {
+            return Optional.of(write(projectId, minute, merger, included));
+        }
+        // a minute built before details were, or whose detail is past its retention: the rollup alone
         RollupObjects.Version version = new RollupObjects.Version(projectId, RollupTier.MINUTE, minute,
                 included.size());
         rollups.write(version, RollupCodec.write(new Rollup(minute, end, merger.result(), included, new TreeMap<>())));
         return Optional.of(version);
+    }
+
+    /**
+     * Writes a minute's per-second detail, then its rollup (the detail taken whole) under the same version: a query
+     * that finds the rollup finds the detail of its chunks.
+     */
+    private RollupObjects.Version write(String projectId, long minute, ProfileMerger detailMerger,
+                                        SortedSet<String> included) {
+        long end = minute + RollupTier.MINUTE.bucketNanos();
+        Rollup detail = new Rollup(minute, end, detailMerger.result(), included, new TreeMap<>());
+        rollups.write(new RollupObjects.Detail(projectId, minute, included.size()), RollupCodec.write(detail));
+        ProfileMerger merger = Rollup.merger(minute, end, RollupTier.MINUTE.ticks());
+        merger.add(detail);
+        RollupObjects.Version version = new RollupObjects.Version(projectId, RollupTier.MINUTE, minute,
+                included.size());
+        rollups.write(version, RollupCodec.write(new Rollup(minute, end, merger.result(), included, new TreeMap<>())));
+        return version;
+    }
+
+    private static ProfileMerger detailMerger(long minute) {
+        return Rollup.detailMerger(minute, minute + RollupTier.MINUTE.bucketNanos(), RollupTier.MINUTE.ticks());
+    }
+
+    private static void add(ProfileMerger merger, ChunkArchive.DerivedForm form, ChunkTimeIndex.Entry entry) {
+        Map<String, String> metadata = form.metadata();
+        merger.add(parse(form.otlp(), entry), metadata.get(ChunkMetadata.PLATFORM),
+                metadata.get(ChunkMetadata.RELEASE), metadata.get(ChunkMetadata.ENVIRONMENT));
     }
 
     /**
@@ -168,6 +195,23 @@ public class RollupBuilds {
     /** The newest version of each bucket of a tier in a project's day whose name starts with {@code within}. */
     public Map<Long, RollupObjects.Version> newestOf(String projectId, LocalDate day, RollupTier tier, String within) {
         return rollups.newest(projectId, day, tier, within);
+    }
+
+    /** The newest per-second detail of a minute; empty when it has none (built before details were, or expired). */
+    public Optional<Rollup> newestDetail(String projectId, long minute) {
+        RollupObjects.Detail detail = rollups.newestDetails(projectId, TimeBuckets.dayOf(minute),
+                TimeBuckets.name(RollupTier.MINUTE, minute)).get(minute);
+        return detail == null ? Optional.empty() : read(detail);
+    }
+
+    /** The newest per-second detail of each minute of a project's day whose name starts with {@code within}. */
+    public Map<Long, RollupObjects.Detail> newestDetailsOf(String projectId, LocalDate day, String within) {
+        return rollups.newestDetails(projectId, day, within);
+    }
+
+    /** A stored detail; empty when that version is gone. */
+    public Optional<Rollup> read(RollupObjects.Detail detail) {
+        return rollups.read(detail).map(RollupCodec::read);
     }
 
     /** A stored rollup; empty when that version is gone. */

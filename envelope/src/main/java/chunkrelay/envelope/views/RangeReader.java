@@ -31,22 +31,24 @@ import java.util.Set;
 
 /**
  * Answers a range from the bucket: whole days, hours and minutes from their rollups where they are built and their
- * ticks fit the timeline's steps, minutes not settled yet from this relay's partial rollups of them
- * ({@link OpenMinutes}), the rest (the range's ragged edges, and every sample of a trace or span filter) from the
- * derived chunks the index lists for those minutes; a late chunk that a rollup read does not hold, and a chunk of an
- * open minute its partial does not hold, is added from its chunk. A minute at an edge is taken from its rollup or
- * partial when every sample that holds lies in the range (a range that ends now). Sums of counts are associative,
- * so the answer is the one the chunks give.
+ * ticks fit the timeline's steps, minutes not settled yet from the replicas' partial rollups of them
+ * ({@link OpenMinutes}), the part of a minute at the range's edge (a range cut on any second) from the minute's
+ * per-second detail or the partial of it (split per second too), and only the rest (every sample of a trace or span
+ * filter, edges inside a second or of a minute without a detail) from the derived chunks the index lists; a late
+ * chunk that a rollup read does not hold, and a chunk of an open minute its partial does not hold, is added from its
+ * chunk. A minute at an edge is taken from its rollup or partial whole when every sample that holds lies in the range
+ * (a range that ends now). Sums of counts are associative, so the answer is the one the chunks give.
  *
  * <p>Chunks read whole are bounded by {@code relay.views.max-chunks}, counted apart by whose doing they are: reads
- * the question asks for (edges, trace filters, steps finer than a rollup's ticks) past it answer 400, saying what to
- * narrow; reads the relay's own state causes (minutes whose rollups are still being built after a backfill, a
- * restart or a reindex, late chunks not yet taken in) past it answer 503 with {@code Retry-After}, the builder's
- * interval. Memory holds the merged answer, not the chunks.
+ * the question asks for ({@link Asked}) past it answer 400, saying what to narrow; reads the relay's own state causes
+ * (minutes whose rollups are still being built after a backfill, a restart or a reindex, late chunks not yet taken
+ * in) past it answer 503 with {@code Retry-After}, the builder's interval. Memory holds the merged answer, not the
+ * chunks.
  */
 @Singleton
 public class RangeReader {
     private static final long MINUTE = TimeBuckets.MINUTE_NANOS;
+    private static final long SECOND = TimeBuckets.SECOND_NANOS;
 
     private final ChunkArchive archive;
     private final ChunkTimeIndex index;
@@ -82,9 +84,29 @@ public class RangeReader {
         return new Reads(ProjectIds.format(project), filter, grid).run();
     }
 
-    /** Why a chunk is read whole: the question asks for it, or the relay has not rolled its minute up yet. */
+    /**
+     * Why a chunk is read whole: the question asks for it (each way with what the user can do about it), or the relay
+     * has not rolled its minute up yet ({@code WAITING}).
+     */
     private enum Cause {
-        ASKED, WAITING
+        TRACE_FILTER("a trace or span filter reads every chunk of its range whole (links are per sample): give the"
+                + " trace's own time as from/to, or filter by profiler_id"),
+        FINE_STEPS("timeline steps finer than a second are counted from the chunks: ask for steps of a second or"
+                + " more, or a shorter range"),
+        PART_OF_SECOND("a range that starts or ends inside a second is cut from the chunks there: start and end it"
+                + " on whole seconds"),
+        NO_DETAIL("a minute at the range's edge has no per-second detail (rolled up before details were kept, or"
+                + " past relay.rollups.detail-retention), so its part in the range is cut from the chunks: start and"
+                + " end the range on whole minutes there"),
+        ROLLUPS_OFF("this relay builds no rollups (relay.rollups.enabled: false), so the range is read from its"
+                + " chunks: narrow from/to or filter by profiler_id"),
+        WAITING(null);
+
+        private final String remedy;
+
+        Cause(String remedy) {
+            this.remedy = remedy;
+        }
     }
 
     /** The reads of one merge, with what it listed on the way. */
@@ -95,11 +117,13 @@ public class RangeReader {
         private final ProfileMerger merger;
         private final boolean byChunkAttributes;
         private final Map<String, Map<Long, RollupObjects.Version>> listed = new HashMap<>();
+        private final Map<String, Map<Long, RollupObjects.Detail>> listedDetails = new HashMap<>();
         private final Map<Long, Set<String>> minuteIncluded = new HashMap<>();
         private List<ChunkTimeIndex.Entry> late = List.of();
         private final List<WholeChunkReads.WholeChunk> wholeChunks = new ArrayList<>();
         private int rollupsRead;
         private int chunksRead;
+        /** Chunks read whole because the question asks for them. */
         private int askedReads;
 
         Reads(String project, ViewFilter filter, TimeGrid grid) {
@@ -123,7 +147,7 @@ public class RangeReader {
             long firstWhole = Math.floorDiv(from + MINUTE - 1, MINUTE) * MINUTE;
             long lastWhole = TimeBuckets.minuteOf(to);
             if (filter.byLink()) {
-                raw(from, to, Cause.ASKED);
+                raw(from, to, Cause.TRACE_FILTER);
                 return new Answer(null, rollupsRead, chunksRead);
             }
             // the late queue first: a late chunk absent from it now is in every rollup listed after
@@ -139,27 +163,45 @@ public class RangeReader {
         }
 
         /**
-         * {@code [from, to)} within one minute: from the minute's rollup, or its partial while it is open, when every
-         * sample that holds lies in the part; else from the chunks.
+         * {@code [from, to)} within one minute: from the minute's rollup, or its partials while it is open, when every
+         * sample that holds lies in the part; else, for a part cut on whole seconds, from the minute's per-second detail
+         * or its partials (split per second too); else from the chunks.
          */
         private void edge(long from, long to) {
             if (from >= to) {
                 return;
             }
-            long minute = TimeBuckets.minuteOf(from);
-            if (fits(RollupTier.MINUTE)) {
-                RollupObjects.Version version = newest(RollupTier.MINUTE, minute);
-                Optional<Rollup> rollup = version == null ? Optional.empty() : rollups.read(version);
-                if (rollup.isPresent()) {
-                    if (merger.accepts(rollup.get())) {
-                        add(rollup.get(), RollupTier.MINUTE);
-                        return;
-                    }
-                } else if (open(minute, from, to)) {
-                    return;
-                }
+            if (!fits(RollupTier.MINUTE)) {
+                raw(from, to, Cause.FINE_STEPS);
+                return;
             }
-            raw(from, to, Cause.ASKED);
+            long minute = TimeBuckets.minuteOf(from);
+            RollupObjects.Version version = newest(RollupTier.MINUTE, minute);
+            Optional<Rollup> rollup = version == null ? Optional.empty() : rollups.read(version);
+            if (rollup.isPresent() && merger.accepts(rollup.get())) {
+                add(rollup.get(), RollupTier.MINUTE);
+                return;
+            }
+            boolean onSeconds = Math.floorMod(from, SECOND) == 0 && Math.floorMod(to, SECOND) == 0;
+            Optional<Rollup> detail = onSeconds ? newestDetail(minute) : Optional.empty();
+            // a detail holding fewer chunks than the rollup would miss late chunks the queue no longer names
+            if (detail.isPresent() && merger.accepts(detail.get(), from, to) && (rollup.isEmpty()
+                    || detail.get().included().containsAll(rollup.get().included()))) {
+                merger.add(detail.get(), from, to);
+                rollupsRead++;
+                addLateNotIn(detail.get(), RollupTier.MINUTE);
+                return;
+            }
+            if (rollup.isEmpty() && detail.isEmpty() && open(minute, from, to)) {
+                return;
+            }
+            if (!onSeconds) {
+                raw(from, to, Cause.PART_OF_SECOND);
+            } else if (rollup.isPresent()) {
+                raw(from, to, Cause.NO_DETAIL);
+            } else {
+                raw(from, to, Cause.WAITING);
+            }
         }
 
         private void add(Rollup rollup, RollupTier tier) {
@@ -169,16 +211,22 @@ public class RangeReader {
         }
 
         /**
-         * Adds {@code [from, to)} of an open minute from the replicas' partials of it, and the chunks they do not name
-         * from their chunks; false when there is no partial, or one holds samples outside the part.
+         * Adds {@code [from, to)} of an open minute from the replicas' partials of it (whole, or the part's seconds),
+         * and the chunks they do not name from their chunks; false when there is no partial, or one can give neither
+         * (it holds samples outside the part, and the part is not cut on seconds or the partial is not split so).
          */
         private boolean open(long minute, long from, long to) {
             Optional<OpenMinutes.Snapshot> open = openMinutes.snapshot(project, minute);
-            if (open.isEmpty() || !open.get().rollups().stream().allMatch(merger::accepts)) {
+            if (open.isEmpty() || !open.get().rollups().stream()
+                    .allMatch(partial -> merger.accepts(partial) || merger.accepts(partial, from, to))) {
                 return false;
             }
             for (Rollup partial : open.get().rollups()) {
-                merger.add(partial);
+                if (merger.accepts(partial)) {
+                    merger.add(partial);
+                } else {
+                    merger.add(partial, from, to);
+                }
                 rollupsRead++;
             }
             for (ChunkTimeIndex.Entry entry : index.overlapping(project, minute)) {
@@ -228,7 +276,7 @@ public class RangeReader {
          * steps are finer than a minute rollup's ticks, which the question chose.
          */
         private void unrolled(long from, long to) {
-            raw(from, to, fits(RollupTier.MINUTE) ? Cause.WAITING : Cause.ASKED);
+            raw(from, to, fits(RollupTier.MINUTE) ? Cause.WAITING : Cause.FINE_STEPS);
         }
 
         /** Adds the rollup of the bucket of {@code tier} starting at {@code t}; its end, or -1 when it cannot. */
@@ -261,6 +309,14 @@ public class RangeReader {
             String within = tier == RollupTier.MINUTE ? TimeBuckets.name(RollupTier.HOUR, bucket) : "";
             String key = tier + "/" + day + "/" + within;
             return listed.computeIfAbsent(key, k -> rollups.newestOf(project, day, tier, within)).get(bucket);
+        }
+
+        /** The newest per-second detail of a minute, from one listing per hour. */
+        private Optional<Rollup> newestDetail(long minute) {
+            String key = "detail/" + TimeBuckets.dayOf(minute) + "/" + TimeBuckets.name(RollupTier.HOUR, minute);
+            RollupObjects.Detail detail = listedDetails.computeIfAbsent(key, k -> rollups.newestDetailsOf(project,
+                    TimeBuckets.dayOf(minute), TimeBuckets.name(RollupTier.HOUR, minute))).get(minute);
+            return detail == null ? Optional.empty() : rollups.read(detail);
         }
 
         /** Adds, from their chunks, the late chunks of a rollup's minutes that the rollup does not hold. */
@@ -315,12 +371,10 @@ public class RangeReader {
             }
             chunksRead++;
             // a relay that builds no rollups will not catch up: its unrolled minutes are as asked
-            boolean asked = cause == Cause.ASKED || !rollupConfig.enabled();
-            if (asked && ++askedReads > config.maxChunks()) {
+            Cause why = cause == Cause.WAITING && !rollupConfig.enabled() ? Cause.ROLLUPS_OFF : cause;
+            if (why != Cause.WAITING && ++askedReads > config.maxChunks()) {
                 throw ViewQuery.bad("the range needs more than " + config.maxChunks()
-                        + " chunks read whole (relay.views.max-chunks): those at its edges (start and end it on whole"
-                        + " minutes), all of them for a trace or span filter (give the trace's time), or all of them"
-                        + " for timeline steps finer than a second; narrow from/to or filter by profiler_id");
+                        + " chunks read whole (relay.views.max-chunks): " + why.remedy);
             }
             if (chunksRead > config.maxChunks()) {
                 // the builder's next round, at most a minute: by then a minute has settled or a round has built more

@@ -163,10 +163,9 @@ class ProfileViewsApiTest {
             RelayClient.Answer traced = relay.client().get("/api/v1/projects/1/profile?" + RANGE
                     + "&trace_id=0123456789abcdef0123456789abcdef");
             assertEquals(400, traced.status());
-            assertEquals("the range needs more than 2 chunks read whole (relay.views.max-chunks): those at its edges"
-                    + " (start and end it on whole minutes), all of them for a trace or span filter (give the trace's"
-                    + " time), or all of them for timeline steps finer than a second; narrow from/to or filter by"
-                    + " profiler_id", traced.body().path("detail").asText());
+            assertEquals("the range needs more than 2 chunks read whole (relay.views.max-chunks): a trace or span"
+                    + " filter reads every chunk of its range whole (links are per sample): give the trace's own time"
+                    + " as from/to, or filter by profiler_id", traced.body().path("detail").asText());
 
             // the day's minutes are not rolled up yet (the builder runs on the test's clock, which stands): the
             // relay's doing, so 503 until its next round

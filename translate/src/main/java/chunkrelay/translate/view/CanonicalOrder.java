@@ -24,6 +24,8 @@ final class CanonicalOrder {
         out.startNanos = in.startNanos;
         out.endNanos = in.endNanos;
         out.chunkCounts.putAll(in.chunkCounts);
+        out.perStep = in.perStep;
+        out.chunkStepCounts.putAll(in.chunkStepCounts);
 
         int[] functionOrder = order(in.functions.size(), Comparator.comparing(
                 (Integer f) -> in.functions.get(f).name(), TEXT)
@@ -91,7 +93,9 @@ final class CanonicalOrder {
                 .thenComparingInt(MergedProfile.SampleGroup::thread)
                 .thenComparingInt(MergedProfile.SampleGroup::link)
                 .thenComparing(MergedProfile.SampleGroup::periodType)
-                .thenComparingLong(MergedProfile.SampleGroup::periodNanos));
+                .thenComparingLong(MergedProfile.SampleGroup::periodNanos)
+                // split per step, one group per step
+                .thenComparingLong(MergedProfile.SampleGroup::firstNanos));
         return out;
     }
 

@@ -76,6 +76,13 @@ public final class MergedProfile {
     final List<long[]> stepCounts = new ArrayList<>();
     /** Chunks counted (those whose first sample lies in the merged range), by their attributes. */
     final Map<ChunkAttributes, Long> chunkCounts = new TreeMap<>();
+    /**
+     * Split per step of {@link #grid}: no sample group spans two steps, and the chunks are also counted per step of
+     * their first sample ({@link #chunkStepCounts}), so that any run of whole steps can be taken out exactly.
+     */
+    boolean perStep;
+    /** With {@link #perStep}: the chunks counted per step of their first sample, by their attributes. */
+    final Map<ChunkAttributes, long[]> chunkStepCounts = new TreeMap<>();
     TimeGrid grid;
     long periodNanos;
     long startNanos = Long.MAX_VALUE;
@@ -116,6 +123,14 @@ public final class MergedProfile {
     /** A thread's samples per step of {@link #grid()} (a copy is not made: do not change it). */
     public long[] stepCounts(int thread) {
         return stepCounts.get(thread);
+    }
+
+    /**
+     * Whether the samples are split per step of {@link #grid()}: each sample group lies within one step, and the
+     * chunks are counted per step, so that a run of whole steps is exactly the groups and chunks within it.
+     */
+    public boolean perStep() {
+        return perStep;
     }
 
     /** The chunks counted, by their attributes (a chunk counts where its first sample lies). */

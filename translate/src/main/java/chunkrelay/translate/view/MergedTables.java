@@ -16,6 +16,7 @@ final class MergedTables {
     private final ViewFilter filter;
     private final TimeGrid grid;
     private final boolean keepChunkAttributes;
+    private final boolean perStep;
     private final MergedProfile merged = new MergedProfile();
     private final Map<MergedProfile.Function, Integer> functions = new HashMap<>();
     private final Map<MergedProfile.Location, Integer> locations = new HashMap<>();
@@ -36,14 +37,29 @@ final class MergedTables {
         }
     }
 
-    private record GroupKey(int stack, int thread, int link, String periodType, long period) {
+    /** A sample group's key; {@code step} is the grid step its samples lie in when split per step, else -1. */
+    private record GroupKey(int stack, int thread, int link, String periodType, long period, int step) {
     }
 
-    MergedTables(ViewFilter filter, TimeGrid grid, boolean keepChunkAttributes) {
+    /**
+     * @param perStep whether sample groups and chunk counts are split per step of {@code grid}
+     *                ({@link MergedProfile#perStep()})
+     */
+    MergedTables(ViewFilter filter, TimeGrid grid, boolean keepChunkAttributes, boolean perStep) {
+        if (perStep && grid == null) {
+            throw new IllegalArgumentException("a split per step needs a grid");
+        }
         this.filter = filter;
         this.grid = grid;
         this.keepChunkAttributes = keepChunkAttributes;
+        this.perStep = perStep;
         merged.grid = grid;
+        merged.perStep = perStep;
+    }
+
+    /** Whether sample groups are split per step of the grid: then every group added must lie within one step. */
+    boolean perStep() {
+        return perStep;
     }
 
     ViewFilter filter() {
@@ -71,9 +87,19 @@ final class MergedTables {
         return CanonicalOrder.of(merged);
     }
 
+    /**
+     * Adds samples to their group; split per step, {@code first} and {@code last} must lie in one step of the grid.
+     */
     void addSamples(int stack, int thread, int link, String periodType, long period, long count, long first,
                     long last) {
-        long[] group = groups.computeIfAbsent(new GroupKey(stack, thread, link, periodType, period),
+        int step = -1;
+        if (perStep) {
+            step = grid.stepOf(first);
+            if (step < 0 || step != grid.stepOf(last)) {
+                throw new IllegalArgumentException("samples " + first + ".." + last + " do not lie in one step");
+            }
+        }
+        long[] group = groups.computeIfAbsent(new GroupKey(stack, thread, link, periodType, period, step),
                 k -> new long[] {0, Long.MAX_VALUE, Long.MIN_VALUE});
         group[0] += count;
         group[1] = Math.min(group[1], first);
@@ -132,8 +158,19 @@ final class MergedTables {
                 && (filter.spanId() == null || filter.spanId().equals(known.spanId()));
     }
 
-    void countChunk(ChunkAttributes attributes, long chunks) {
+    /**
+     * Counts chunks whose first sample was taken at {@code firstNanos}; split per step, that time must lie on the
+     * grid.
+     */
+    void countChunk(ChunkAttributes attributes, long chunks, long firstNanos) {
         merged.chunkCounts.merge(attributes, chunks, Long::sum);
+        if (perStep) {
+            int step = grid.stepOf(firstNanos);
+            if (step < 0) {
+                throw new IllegalArgumentException("a chunk's first sample " + firstNanos + " is off the grid");
+            }
+            merged.chunkStepCounts.computeIfAbsent(attributes, a -> new long[grid.steps()])[step] += chunks;
+        }
     }
 
     /**

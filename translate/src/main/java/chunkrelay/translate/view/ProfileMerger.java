@@ -24,9 +24,17 @@ public final class ProfileMerger {
      * @param keepChunkAttributes whether threads stay apart by their chunks' attributes, as a rollup keeps them
      */
     public ProfileMerger(ViewFilter filter, TimeGrid grid, boolean keepChunkAttributes) {
+        this(filter, grid, keepChunkAttributes, false);
+    }
+
+    /**
+     * @param perStep whether the merged samples stay split per step of {@code grid} ({@link MergedProfile#perStep()}),
+     *                as a minute's per-second detail keeps them
+     */
+    public ProfileMerger(ViewFilter filter, TimeGrid grid, boolean keepChunkAttributes, boolean perStep) {
         this.filter = filter;
         this.grid = grid;
-        this.tables = new MergedTables(filter, grid, keepChunkAttributes);
+        this.tables = new MergedTables(filter, grid, keepChunkAttributes, perStep);
     }
 
     /** Adds the samples of one request that the filter lets through, of a chunk whose attributes are unknown. */
@@ -60,17 +68,50 @@ public final class ProfileMerger {
         MergedProfile part = rollup.profile();
         boolean bucketWithin = rollup.startNanos() >= filter.fromNanos() && rollup.endNanos() <= filter.toNanos();
         boolean samplesWithin = part.startNanos() >= filter.fromNanos() && part.lastSampleNanos() < filter.toNanos();
-        return (bucketWithin || samplesWithin)
-                && (grid == null || (part.grid() != null && grid.nests(part.grid())));
+        return (bucketWithin || samplesWithin) && nests(part);
     }
 
-    /** Adds a rollup's samples that the filter lets through ({@link #accepts} must hold). */
+    /**
+     * Whether the part {@code [fromNanos, toNanos)} of a rollup can be added to this merger: the rollup is split per
+     * step, the part runs from step to step within its bucket and lies within the filter's range, and its ticks
+     * nest in the grid (when there is one).
+     */
+    public boolean accepts(Rollup rollup, long fromNanos, long toNanos) {
+        MergedProfile part = rollup.profile();
+        return part.perStep() && fromNanos < toNanos && fromNanos >= filter.fromNanos()
+                && toNanos <= filter.toNanos() && onStep(part.grid(), fromNanos) && onStep(part.grid(), toNanos)
+                && nests(part);
+    }
+
+    private boolean nests(MergedProfile part) {
+        return (grid == null || (part.grid() != null && grid.nests(part.grid())))
+                && (!tables.perStep() || part.perStep());
+    }
+
+    private static boolean onStep(TimeGrid ticks, long nanos) {
+        return nanos >= ticks.originNanos() && nanos <= ticks.endNanos()
+                && (nanos - ticks.originNanos()) % ticks.stepNanos() == 0;
+    }
+
+    /** Adds a rollup's samples that the filter lets through ({@link #accepts(Rollup)} must hold). */
     public void add(Rollup rollup) {
         if (!accepts(rollup)) {
             throw new IllegalArgumentException("rollup " + rollup.startNanos() + ".." + rollup.endNanos()
                     + " does not fit this merge");
         }
         new RollupMapping(tables, rollup.profile()).add();
+    }
+
+    /**
+     * Adds the samples of the part {@code [fromNanos, toNanos)} of a rollup split per step that the filter lets
+     * through ({@link #accepts(Rollup, long, long)} must hold).
+     */
+    public void add(Rollup rollup, long fromNanos, long toNanos) {
+        if (!accepts(rollup, fromNanos, toNanos)) {
+            throw new IllegalArgumentException("rollup " + rollup.startNanos() + ".." + rollup.endNanos()
+                    + " cannot give " + fromNanos + ".." + toNanos + " to this merge");
+        }
+        new RollupMapping(tables, rollup.profile(), fromNanos, toNanos).add();
     }
 
     /** The merged profile, in canonical order; the merger must not be used after. */

@@ -58,7 +58,7 @@ final class RequestMapping {
                     long first = addProfile(profile, chunk);
                     // a chunk counts in the range of its first sample, so that counts of adjacent ranges add up
                     if (first >= fromNanos && first < toNanos) {
-                        tables.countChunk(chunk, 1);
+                        tables.countChunk(chunk, 1, first);
                     }
                 }
             }
@@ -98,27 +98,36 @@ final class RequestMapping {
             if (thread < 0) {
                 continue;
             }
+            int stack = -1;
+            long[] steps = grid == null ? null : tables.stepCounts(thread);
+            // a run of samples in one step (every sample, unless the tables are split per step): one add per run
+            int runStep = Integer.MIN_VALUE;
             long count = 0;
             long firstKept = Long.MAX_VALUE;
             long lastKept = Long.MIN_VALUE;
-            long[] steps = grid == null ? null : tables.stepCounts(thread);
             for (long timestamp : sample.getTimestampsUnixNanoList()) {
                 if (timestamp < fromNanos || timestamp >= toNanos) {
                     continue;
                 }
+                int step = grid == null ? -1 : grid.stepOf(timestamp);
+                if (tables.perStep() && step != runStep && count > 0) {
+                    stack = stack >= 0 ? stack : stack(sample.getStackIndex(), periodType);
+                    tables.addSamples(stack, thread, link, periodType, period, count, firstKept, lastKept);
+                    count = 0;
+                    firstKept = Long.MAX_VALUE;
+                    lastKept = Long.MIN_VALUE;
+                }
+                runStep = step;
                 count++;
                 firstKept = Math.min(firstKept, timestamp);
                 lastKept = Math.max(lastKept, timestamp);
-                if (steps != null) {
-                    int step = grid.stepOf(timestamp);
-                    if (step >= 0) {
-                        steps[step]++;
-                    }
+                if (step >= 0) {
+                    steps[step]++;
                 }
             }
             if (count > 0) {
-                tables.addSamples(stack(sample.getStackIndex(), periodType), thread, link, periodType, period, count,
-                        firstKept, lastKept);
+                stack = stack >= 0 ? stack : stack(sample.getStackIndex(), periodType);
+                tables.addSamples(stack, thread, link, periodType, period, count, firstKept, lastKept);
             }
         }
         return first;

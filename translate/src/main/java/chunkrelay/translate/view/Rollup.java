@@ -27,6 +27,20 @@ public record Rollup(long startNanos, long endNanos, MergedProfile profile, Sort
         minuteVersions = Collections.unmodifiableSortedMap(new TreeMap<>(minuteVersions));
     }
 
+    /** Whether the rollup keeps its samples apart per tick: a minute's per-second detail. */
+    public boolean perTick() {
+        return profile.perStep();
+    }
+
+    /**
+     * A merger for the per-tick detail of a bucket: as {@link #merger}, with every sample group and chunk count kept
+     * apart per tick, so that any run of whole ticks can be answered from it exactly.
+     */
+    public static ProfileMerger detailMerger(long startNanos, long endNanos, int ticks) {
+        return new ProfileMerger(ViewFilter.between(startNanos, endNanos),
+                new TimeGrid(startNanos, (endNanos - startNanos) / ticks, ticks), true, true);
+    }
+
     /** A merger for a rollup of {@code [startNanos, endNanos)} with {@code ticks} ticks. */
     public static ProfileMerger merger(long startNanos, long endNanos, int ticks) {
         return new ProfileMerger(ViewFilter.between(startNanos, endNanos),

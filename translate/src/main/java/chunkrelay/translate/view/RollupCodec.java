@@ -20,11 +20,15 @@ import java.util.TreeSet;
  * sample types, sample groups, tick counts, chunk counts, included chunks, minute versions), behind a format version.
  * The same rollup always gives the same bytes, so two replicas that build one write the same object.
  *
+ * <p>A rollup split per tick (a minute's per-second detail) is format 3: format 2 followed by the chunk counts per
+ * tick; its sample groups are already one per tick. Rollups that are not split stay format 2, byte for byte.
+ *
  * <p>Format 1, written before samples carried their type, is still read: its samples are of the type the OTLP it was
  * merged from said, {@code cpu}, and its frame of empty stacks, {@code (no stack)}, takes that type's name.
  */
 public final class RollupCodec {
     private static final int VERSION = 2;
+    private static final int VERSION_PER_TICK = 3;
     private static final int VERSION_WITHOUT_SAMPLE_TYPES = 1;
     /** Format 1's frame of empty stacks. */
     private static final String FORMAT_1_EMPTY_STACK = "(no stack)";
@@ -37,7 +41,7 @@ public final class RollupCodec {
         CodedOutputStream out = CodedOutputStream.newInstance(bytes);
         try {
             MergedProfile p = rollup.profile();
-            out.writeUInt32NoTag(VERSION);
+            out.writeUInt32NoTag(p.perStep ? VERSION_PER_TICK : VERSION);
             out.writeInt64NoTag(rollup.startNanos());
             out.writeInt64NoTag(rollup.endNanos());
             out.writeUInt32NoTag(p.grid.steps());
@@ -98,17 +102,7 @@ public final class RollupCodec {
                 out.writeInt64NoTag(group.lastNanos() - group.firstNanos());
             }
             for (long[] ticks : p.stepCounts) {
-                int used = 0;
-                for (long count : ticks) {
-                    used += count != 0 ? 1 : 0;
-                }
-                out.writeUInt32NoTag(used);
-                for (int tick = 0; tick < ticks.length; tick++) {
-                    if (ticks[tick] != 0) {
-                        out.writeUInt32NoTag(tick);
-                        out.writeInt64NoTag(ticks[tick]);
-                    }
-                }
+                ticks(out, ticks);
             }
             out.writeUInt32NoTag(p.chunkCounts.size());
             for (Map.Entry<ChunkAttributes, Long> chunks : p.chunkCounts.entrySet()) {
@@ -124,6 +118,13 @@ public final class RollupCodec {
                 out.writeInt64NoTag(minute.getKey());
                 out.writeInt64NoTag(minute.getValue());
             }
+            if (p.perStep) {
+                out.writeUInt32NoTag(p.chunkStepCounts.size());
+                for (Map.Entry<ChunkAttributes, long[]> chunks : p.chunkStepCounts.entrySet()) {
+                    chunk(out, chunks.getKey());
+                    ticks(out, chunks.getValue());
+                }
+            }
             out.flush();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -138,7 +139,7 @@ public final class RollupCodec {
         CodedInputStream in = CodedInputStream.newInstance(bytes);
         try {
             int version = in.readUInt32();
-            if (version != VERSION && version != VERSION_WITHOUT_SAMPLE_TYPES) {
+            if (version != VERSION && version != VERSION_PER_TICK && version != VERSION_WITHOUT_SAMPLE_TYPES) {
                 throw new IllegalArgumentException("rollup format " + version + " is not " + VERSION);
             }
             boolean format1 = version == VERSION_WITHOUT_SAMPLE_TYPES;
@@ -205,12 +206,7 @@ public final class RollupCodec {
                         first + in.readInt64()));
             }
             for (int t = 0; t < p.threads.size(); t++) {
-                long[] counts = new long[ticks];
-                for (int n = in.readUInt32(); n > 0; n--) {
-                    int tick = in.readUInt32();
-                    counts[tick] = in.readInt64();
-                }
-                p.stepCounts.add(counts);
+                p.stepCounts.add(ticks(in, ticks));
             }
             for (int n = in.readUInt32(); n > 0; n--) {
                 p.chunkCounts.put(chunk(in), in.readInt64());
@@ -223,10 +219,40 @@ public final class RollupCodec {
             for (int n = in.readUInt32(); n > 0; n--) {
                 minuteVersions.put(in.readInt64(), in.readInt64());
             }
+            if (version == VERSION_PER_TICK) {
+                p.perStep = true;
+                for (int n = in.readUInt32(); n > 0; n--) {
+                    p.chunkStepCounts.put(chunk(in), ticks(in, ticks));
+                }
+            }
             return new Rollup(start, end, p, included, minuteVersions);
         } catch (IOException | RuntimeException e) {
             throw new IllegalArgumentException("not a rollup: " + e.getMessage(), e);
         }
+    }
+
+    /** Counts per tick, sparse: how many ticks have one, then each tick and its count. */
+    private static void ticks(CodedOutputStream out, long[] counts) throws IOException {
+        int used = 0;
+        for (long count : counts) {
+            used += count != 0 ? 1 : 0;
+        }
+        out.writeUInt32NoTag(used);
+        for (int tick = 0; tick < counts.length; tick++) {
+            if (counts[tick] != 0) {
+                out.writeUInt32NoTag(tick);
+                out.writeInt64NoTag(counts[tick]);
+            }
+        }
+    }
+
+    private static long[] ticks(CodedInputStream in, int ticks) throws IOException {
+        long[] counts = new long[ticks];
+        for (int n = in.readUInt32(); n > 0; n--) {
+            int tick = in.readUInt32();
+            counts[tick] = in.readInt64();
+        }
+        return counts;
     }
 
     private static void chunk(CodedOutputStream out, ChunkAttributes chunk) throws IOException {

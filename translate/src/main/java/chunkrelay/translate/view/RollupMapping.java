@@ -4,7 +4,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-/** The mapping of one rollup's tables into the merged tables, each entry on first use. Not thread-safe. */
+/**
+ * The mapping of one rollup's tables into the merged tables, each entry on first use: the whole rollup, or the run of
+ * its steps within a window when it is split per step. Not thread-safe.
+ */
 final class RollupMapping {
     private final MergedTables tables;
     private final ViewFilter filter;
@@ -15,9 +18,22 @@ final class RollupMapping {
     private final int[] functionOf;
     private final int[] threadOf;
     private final int[] linkOf;
+    private final long fromNanos;
+    private final long toNanos;
 
+    /** The whole of a rollup. */
     RollupMapping(MergedTables tables, MergedProfile part) {
+        this(tables, part, Long.MIN_VALUE, Long.MAX_VALUE);
+    }
+
+    /**
+     * The samples of {@code [fromNanos, toNanos)} of a rollup; a window narrower than the rollup takes whole steps of
+     * a rollup split per step ({@link MergedProfile#perStep()}), which the caller checks.
+     */
+    RollupMapping(MergedTables tables, MergedProfile part, long fromNanos, long toNanos) {
         this.tables = tables;
+        this.fromNanos = fromNanos;
+        this.toNanos = toNanos;
         this.filter = tables.filter();
         this.grid = tables.grid();
         this.part = part;
@@ -29,12 +45,11 @@ final class RollupMapping {
     }
 
     void add() {
-        for (Map.Entry<ChunkAttributes, Long> chunks : part.chunkCounts.entrySet()) {
-            if (chunks.getKey().passes(filter)) {
-                tables.countChunk(chunks.getKey(), chunks.getValue());
-            }
-        }
+        addChunkCounts();
         for (MergedProfile.SampleGroup group : part.samples) {
+            if (group.firstNanos() < fromNanos || group.firstNanos() >= toNanos) {
+                continue;
+            }
             int thread = thread(group.thread());
             if (thread < 0) {
                 continue;
@@ -55,11 +70,36 @@ final class RollupMapping {
         }
     }
 
+    /** The chunks the window holds, per step of their first sample when the rollup is split so. */
+    private void addChunkCounts() {
+        if (!part.perStep) {
+            for (Map.Entry<ChunkAttributes, Long> chunks : part.chunkCounts.entrySet()) {
+                if (chunks.getKey().passes(filter)) {
+                    tables.countChunk(chunks.getKey(), chunks.getValue(), part.grid.originNanos());
+                }
+            }
+            return;
+        }
+        TimeGrid ticks = part.grid;
+        for (Map.Entry<ChunkAttributes, long[]> chunks : part.chunkStepCounts.entrySet()) {
+            if (!chunks.getKey().passes(filter)) {
+                continue;
+            }
+            for (int tick = 0; tick < ticks.steps(); tick++) {
+                long start = ticks.originNanos() + tick * ticks.stepNanos();
+                if (chunks.getValue()[tick] != 0 && start >= fromNanos && start < toNanos) {
+                    tables.countChunk(chunks.getKey(), chunks.getValue()[tick], start);
+                }
+            }
+        }
+    }
+
     private void addSteps(long[] ticks, long[] steps) {
         TimeGrid ticksGrid = part.grid;
         for (int tick = 0; tick < ticks.length; tick++) {
-            if (ticks[tick] != 0) {
-                int step = grid.stepOf(ticksGrid.originNanos() + tick * ticksGrid.stepNanos());
+            long start = ticksGrid.originNanos() + tick * ticksGrid.stepNanos();
+            if (ticks[tick] != 0 && start >= fromNanos && start < toNanos) {
+                int step = grid.stepOf(start);
                 if (step >= 0) {
                     steps[step] += ticks[tick];
                 }
