@@ -12,8 +12,12 @@ import chunkrelay.storage.ArchiveSettings;
 import chunkrelay.storage.ChunkArchive;
 import chunkrelay.storage.EmbeddedS3Server;
 import chunkrelay.storage.ObjectStore;
+import chunkrelay.storage.TimeBuckets;
 import chunkrelay.translate.ChunkTranslator;
 import chunkrelay.translate.TranslationContext;
+import chunkrelay.translate.view.ProfileMerger;
+import chunkrelay.translate.view.Rollup;
+import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -64,7 +68,9 @@ final class IngestStageCost {
         ChunkTranslator translator = new ChunkTranslator("chunk-relay", "bench");
         TranslationContext context = TranslationContext.forProject(1);
         ProfileChunk chunk = item.normalise();
-        byte[] otlp = translator.translate(chunk, context).toByteArray();
+        ExportProfilesServiceRequest unlinked = translator.translate(chunk, context);
+        byte[] otlp = unlinked.toByteArray();
+        long minute = TimeBuckets.minuteOf(chunk.firstSampleNanos());
         Path directory = Files.createTempDirectory("chunk-relay-stages-");
         try (EmbeddedS3Server s3 = EmbeddedS3Server.filesystem(directory);
              ObjectStore store = ObjectStore.inProcess(s3, s3.applyTo(ArchiveSettings.defaults()).withBucket("bench"),
@@ -79,6 +85,12 @@ final class IngestStageCost {
             stages.put("inflate the request (gzip)", () -> inflate(request.body()));
             stages.put("parse and normalise", () -> processor.process(payload, header).hashCode());
             stages.put("translate and serialise", () -> translator.translate(chunk, context).toByteArray().length);
+            // what the open minute of its first sample takes at receipt (split per second, the views' partials), and
+            // the same merge kept per minute, as a minute's rollup is
+            stages.put("merge into its open minute", () -> merge(Rollup.detailMerger(minute, minute
+                    + TimeBuckets.MINUTE_NANOS, 60), unlinked));
+            stages.put("merge into a minute rollup", () -> merge(Rollup.merger(minute, minute
+                    + TimeBuckets.MINUTE_NANOS, 60), unlinked));
             stages.put("zstd, Sentry form", () -> archive.compress(payload).length);
             stages.put("zstd, OTLP form", () -> archive.compress(otlp).length);
             stages.put("store Sentry form", () -> store(archive, written, sentryStored, metadata));
@@ -111,6 +123,11 @@ final class IngestStageCost {
         StageCpuTime.medianMicros(stages, WARM_UP_ROUNDS, ROUNDS, CALLS_PER_ROUND)
                 .forEach((name, micros) -> result.add(new Stage(name, micros)));
         return result;
+    }
+
+    private static int merge(ProfileMerger merger, ExportProfilesServiceRequest chunk) {
+        merger.add(chunk, "java", "app@1", "production");
+        return merger.result().samples().size();
     }
 
     /** As the relay decodes a body: a gzip stream over the wire bytes, read in 64 KiB steps. */

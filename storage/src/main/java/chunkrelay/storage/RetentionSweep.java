@@ -27,6 +27,8 @@ import java.util.function.Function;
  *   object group (a chunk's stem: both forms, metadata, markers, leases) whose every object was written longer ago
  *   than the retention is deleted, so a chunk uploaded late for an old day waits out its retention from its upload;
  *   </li>
+ *   <li>a minute's per-second detail ({@link RollupObjects.Detail}) goes once its day is older than the shorter of the
+ *   project's retention and {@code detailUse}: ranges cut inside older minutes are then read from their chunks;</li>
  *   <li>the span log's days go once older than the shorter of the project's retention and {@code spanLogUse};</li>
  *   <li>objects of the relay-wide folders ({@link ArchiveLayout#RELAY_FOLDERS}) go once written longer ago than the
  *   relay-wide retention.</li>
@@ -53,8 +55,11 @@ public final class RetentionSweep {
      * @param relayRetention   the retention of objects of no project (the relay-wide folders); zero keeps forever
      * @param spanLogUse       how long the span log ({@link ArchiveLayout#SPANS}) is of use (linking chunks derived
      *                         late); shorter retentions win
+     * @param detailUse        how long the minutes' per-second details are kept (zero: as long as their day); shorter
+     *                         retentions win
      */
-    public record Rules(Function<String, Duration> projectRetention, Duration relayRetention, Duration spanLogUse) {
+    public record Rules(Function<String, Duration> projectRetention, Duration relayRetention, Duration spanLogUse,
+                        Duration detailUse) {
     }
 
     /** Told of each deleted object; {@code project} is null for relay-wide objects. */
@@ -100,12 +105,13 @@ public final class RetentionSweep {
             Duration retention = rules.projectRetention().apply(project.getKey());
             for (LocalDate day : project.getValue()) {
                 boolean due = isDue(day, retention, now);
+                boolean detailsDue = isDue(day, rules.detailUse(), now);
                 for (String folder : ArchiveLayout.PROJECT_DAY_FOLDERS) {
                     String dayFolder = folder + project.getKey() + "/" + day + "/";
                     Listed listed = settledDays.get(dayFolder);
                     if (due || listed == null || !listed.at().plus(RELIST_SETTLED).isAfter(now)) {
                         listed = new Listed(sweepDay(project.getKey(), dayFolder, due ? retention : Duration.ZERO,
-                                now), now);
+                                detailsDue && folder.equals(ArchiveLayout.ROLLUPS), now), now);
                     }
                     if (day.isBefore(yesterday)) {
                         stillSettled.put(dayFolder, listed);
@@ -136,10 +142,10 @@ public final class RetentionSweep {
     }
 
     /**
-     * Deletes the groups of a day folder whose every object is older than {@code retention} (none for zero) and
-     * returns the size of the rest.
+     * Deletes the groups of a day folder whose every object is older than {@code retention} (none for zero), and the
+     * minutes' details when {@code details} says so, and returns the size of the rest.
      */
-    private Size sweepDay(String project, String dayFolder, Duration retention, Instant now) {
+    private Size sweepDay(String project, String dayFolder, Duration retention, boolean details, Instant now) {
         Map<String, List<S3Object>> groups = new LinkedHashMap<>();
         for (S3Object object : store.list(dayFolder)) {
             groups.computeIfAbsent(group(object.key()), g -> new ArrayList<>()).add(object);
@@ -147,7 +153,8 @@ public final class RetentionSweep {
         Size kept = new Size(0, 0);
         for (List<S3Object> group : groups.values()) {
             boolean old = !retention.isZero()
-                    && group.stream().allMatch(o -> !o.lastModified().plus(retention).isAfter(now));
+                    && group.stream().allMatch(o -> !o.lastModified().plus(retention).isAfter(now))
+                    || details && RollupObjects.isDetail(name(group.get(0).key()));
             if (old) {
                 group.sort(Comparator.comparingInt(RetentionSweep::deletionRank));
                 group.forEach(object -> delete(project, object));
@@ -194,6 +201,10 @@ public final class RetentionSweep {
     private void delete(String project, S3Object object) {
         store.deleteObject(store.keyOf(object.key()));
         deletions.deleted(project, object.size());
+    }
+
+    private static String name(String key) {
+        return key.substring(key.lastIndexOf('/') + 1);
     }
 
     /** Whether a day's last instant is older than {@code retention}; never for zero. */

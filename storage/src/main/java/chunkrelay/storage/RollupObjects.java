@@ -85,6 +85,11 @@ public final class RollupObjects {
         }
     }
 
+    /** Whether an object's name within its day folder is a minute's detail. */
+    static boolean isDetail(String name) {
+        return name.startsWith(DETAIL);
+    }
+
     /** The newest detail of each minute of a project's day whose name starts with {@code within} ({@code HH}). */
     public Map<Long, Detail> newestDetails(String projectId, LocalDate day, String within) {
         Map<Long, Detail> newest = new TreeMap<>();

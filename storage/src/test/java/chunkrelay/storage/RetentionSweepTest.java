@@ -46,7 +46,7 @@ class RetentionSweepTest {
 
     private RetentionSweep sweep(Map<String, Duration> overrides, RetentionSweep.Deletions deletions) {
         return new RetentionSweep(store, new RetentionSweep.Rules(p -> overrides.getOrDefault(p, RETENTION),
-                RETENTION, Duration.ofDays(2)),
+                RETENTION, Duration.ofDays(2), Duration.ofDays(7)),
                 clock, deletions);
     }
 
@@ -101,6 +101,23 @@ class RetentionSweepTest {
         assertEquals(before - left, deletedObjects.get());
         assertEquals(left, kept.get("1").objects(), "every object left is the project's");
         assertTrue(deletedBytes.get() > old.sentryPayload().length / 20, "compressed bytes counted");
+    }
+
+    @Test
+    void aMinutesPerSecondDetailGoesAfterItsWeekWhileTheMinutesRollupStays() {
+        LocalDate tenDaysAgo = OLD;
+        LocalDate twoDaysAgo = TODAY.minusDays(2);
+        for (LocalDate day : List.of(tenDaysAgo, twoDaysAgo)) {
+            store.storeObject("rollups/1/" + day + "/m1200.3", new byte[] {1});
+            store.storeObject("rollups/1/" + day + "/s1200.3", new byte[] {1});
+            store.storeObject("rollups/1/" + day + "/s1200.2", new byte[] {1});
+            store.storeObject("rollups/1/" + day + "/h12.3", new byte[] {1});
+        }
+        sweep(Map.of()).sweep();
+        assertEquals(List.of("rollups/1/" + tenDaysAgo + "/h12.3", "rollups/1/" + tenDaysAgo + "/m1200.3"),
+                keys("rollups/1/" + tenDaysAgo + "/"), "a day older than a week keeps its rollups, not its details");
+        assertEquals(4, keys("rollups/1/" + twoDaysAgo + "/").size(), "a day within the week keeps everything");
+        assertEquals(2, deletedObjects.get());
     }
 
     @Test

@@ -84,7 +84,7 @@ public class ChunkDerivations {
             return;
         }
         PendingChunks.Pending waiting = pending.hold(projectId, key, chunk,
-                holdObject -> forms.prepare(projectId, chunk, metadata, holdObject));
+                (holdObject, translated) -> forms.prepare(projectId, chunk, metadata, holdObject, translated));
         schedule.at(receivedAt.plus(config.window()), () -> deriveWaiting(waiting, "window"));
         schedule.start();
     }

@@ -23,6 +23,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.function.LongPredicate;
 
 /**
@@ -67,13 +68,16 @@ final class OtlpForms {
      *
      * @param holdObject takes an OTLP object's heap bytes and answers whether the chunk may wait as that object;
      *                   if not it waits as compressed bytes
+     * @param translated given the OTLP object as soon as it is made, whichever way the chunk then waits
      */
-    PreparedChunk prepare(long projectId, ProfileChunk chunk, Map<String, String> metadata, LongPredicate holdObject) {
+    PreparedChunk prepare(long projectId, ProfileChunk chunk, Map<String, String> metadata, LongPredicate holdObject,
+                          Consumer<ExportProfilesServiceRequest> translated) {
         try {
             TranslationContext context = TranslationContext.forProject(projectId)
                     .withServiceName(projects.serviceName(projectId));
             return RelayMeter.CHUNK_STAGE.timer(meters, "translate").record(() -> {
                 ExportProfilesServiceRequest unlinked = translator.translate(chunk, context);
+                translated.accept(unlinked);
                 return holdObject.test(PreparedChunk.objectBytes(unlinked))
                         ? PreparedChunk.of(chunk, unlinked, null, metadata)
                         : PreparedChunk.of(chunk, null, archive.compress(unlinked.toByteArray()), metadata);

@@ -6,13 +6,16 @@ import chunkrelay.envelope.rollups.OpenMinutes;
 import chunkrelay.envelope.telemetry.RelayMeter;
 import chunkrelay.storage.ArchiveKey;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Function;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BiFunction;
+import java.util.function.Consumer;
 import java.util.function.LongPredicate;
 
 /**
@@ -43,13 +46,18 @@ final class PendingChunks {
     }
 
     /**
-     * Holds a chunk until its window ends: prepared while the budget allows, else by its key only.
+     * Holds a chunk until its window ends: prepared while the budget allows, else by its key only. The open minutes
+     * count a prepared chunk from its OTLP object at once, however it then waits.
      *
-     * @param prepare given whether an OTLP object of so many heap bytes fits its budget (and reserving them if so)
+     * @param prepare given whether an OTLP object of so many heap bytes fits its budget (and reserving them if so),
+     *                and where to hand the OTLP object as soon as it is made
      */
-    Pending hold(long projectId, ArchiveKey key, ProfileChunk chunk, Function<LongPredicate, PreparedChunk> prepare) {
+    Pending hold(long projectId, ArchiveKey key, ProfileChunk chunk,
+                 BiFunction<LongPredicate, Consumer<ExportProfilesServiceRequest>, PreparedChunk> prepare) {
+        AtomicReference<ExportProfilesServiceRequest> translated = new AtomicReference<>();
         PreparedChunk prepared = pendingBytes.get() < config.pendingBytesLimit()
-                ? prepare.apply(bytes -> reserve(objectBytes, bytes, config.pendingObjectBytesLimit())) : null;
+                ? prepare.apply(bytes -> reserve(objectBytes, bytes, config.pendingObjectBytesLimit()),
+                translated::set) : null;
         long bytes = prepared == null ? 0 : prepared.heapBytes();
         if (prepared != null && !reserve(pendingBytes, bytes, config.pendingBytesLimit())) {
             releaseObject(prepared);
@@ -59,7 +67,8 @@ final class PendingChunks {
         Pending waiting = new Pending(projectId, key, prepared, bytes, chunk.firstSampleNanos(),
                 chunk.lastSampleNanos());
         pending.put(key.stem(), waiting);
-        openMinutes.waiting(key, chunk.firstSampleNanos(), chunk.lastSampleNanos());
+        openMinutes.received(key, chunk.firstSampleNanos(), chunk.lastSampleNanos(), translated.get(),
+                prepared == null ? null : prepared.metadata());
         return waiting;
     }
 

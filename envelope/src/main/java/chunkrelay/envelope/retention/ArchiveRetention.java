@@ -2,6 +2,7 @@ package chunkrelay.envelope.retention;
 
 import chunkrelay.envelope.archive.StorageConfig;
 import chunkrelay.envelope.auth.ProjectRegistry;
+import chunkrelay.envelope.rollups.RollupConfig;
 import chunkrelay.envelope.schedule.BackgroundWork;
 import chunkrelay.envelope.schedule.ClockedSchedule;
 import chunkrelay.envelope.telemetry.RelayMeter;
@@ -66,8 +67,8 @@ public class ArchiveRetention implements ApplicationEventListener<ServerStartupE
     private Instant next = Instant.MIN;
     private final ClockedSchedule schedule;
 
-    public ArchiveRetention(ObjectStore store, StorageConfig config, ProjectRegistry projects, MeterRegistry meters,
-                            Clock clock, BackgroundWork work) {
+    public ArchiveRetention(ObjectStore store, StorageConfig config, RollupConfig rollups, ProjectRegistry projects,
+                            MeterRegistry meters, Clock clock, BackgroundWork work) {
         this.config = config;
         this.defaultRetention = config.retentionPeriod();
         this.clock = clock;
@@ -76,7 +77,8 @@ public class ArchiveRetention implements ApplicationEventListener<ServerStartupE
         Counter objects = RelayMeter.RETENTION_DELETED_OBJECTS.counter(meters);
         Counter bytes = RelayMeter.RETENTION_DELETED_BYTES.counter(meters);
         this.sweep = new RetentionSweep(store, new RetentionSweep.Rules(
-                project -> retentionOf(projects, project), defaultRetention, SPAN_LOG_USE), clock,
+                project -> retentionOf(projects, project), defaultRetention, SPAN_LOG_USE,
+                rollups.detailRetention()), clock,
                 (project, size) -> {
                     objects.increment();
                     bytes.increment(size);

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Function;
@@ -50,6 +51,12 @@ final class OpenMinute {
 
     private final long start;
     private Rollup merged;
+    /** The chunks acknowledged and not derived yet, counted from their form at receipt. */
+    private final ReceivedChunks received;
+    /** The partial with the received chunks, as last asked, and the change it was made at. */
+    private Rollup view;
+    private long viewChanges = -1;
+    private long viewBytes;
     private final List<Queued> queued = new ArrayList<>();
     private long queuedBytes;
     /** The chunks merged or queued. */
@@ -60,6 +67,7 @@ final class OpenMinute {
 
     OpenMinute(long start) {
         this.start = start;
+        this.received = new ReceivedChunks(start);
     }
 
     synchronized void waiting(String name) {
@@ -68,8 +76,30 @@ final class OpenMinute {
         }
     }
 
+    /**
+     * A chunk acknowledged now, with its form at receipt (and the attributes a rollup keeps threads apart by):
+     * counted at once, its links once it is derived. Returns the change of the minute's heap estimate.
+     */
+    synchronized long received(String name, ExportProfilesServiceRequest unlinked, String platform, String release,
+                               String environment) {
+        long before = heapBytes();
+        if (!included.contains(name) && received.received(name, unlinked, platform, release, environment)) {
+            waiting.remove(name);
+            changes++;
+        }
+        return heapBytes() - before;
+    }
+
     synchronized void released(String name) {
-        if (waiting.remove(name)) {
+        boolean changed = waiting.remove(name);
+        if (received.waits(name)) {
+            // its segment breaks: the segment's other chunks wait uncounted, those it held derived are merged
+            ReceivedChunks.Broken broken = received.released(name);
+            waiting.addAll(broken.underived());
+            queue(broken.derived());
+            changed = true;
+        }
+        if (changed) {
             changes++;
         }
     }
@@ -82,12 +112,19 @@ final class OpenMinute {
         }
         changes++;
         long before = heapBytes();
-        queued.add(form);
-        queuedBytes += form.otlp().length;
+        // a chunk counted since its receipt waits with its segment, so that it is never counted twice or not at all
+        queue(received.holds(name) ? received.derived(name, form) : List.of(form));
         if (queued.size() >= FOLD_CHUNKS || queuedBytes >= FOLD_BYTES) {
             fold(parse);
         }
         return heapBytes() - before;
+    }
+
+    private void queue(List<Queued> forms) {
+        for (Queued form : forms) {
+            queued.add(form);
+            queuedBytes += form.otlp().length;
+        }
     }
 
     /** Merges what is queued and gives the partial with the names it covers (a copy, for one query). */
@@ -107,11 +144,40 @@ final class OpenMinute {
             queued.clear();
             queuedBytes = 0;
         }
-        return new Folded(new Partial(merged, Set.copyOf(waiting)), changes);
+        return new Folded(new Partial(withReceived(), Set.copyOf(waiting)), changes);
+    }
+
+    /** The derived partial with the received chunks' segments merged in, made again only after a change. */
+    private Rollup withReceived() {
+        if (received.isEmpty()) {
+            view = null;
+            viewBytes = 0;
+            return merged;
+        }
+        if (viewChanges != changes) {
+            long end = start + RollupTier.MINUTE.bucketNanos();
+            ProfileMerger merger = Rollup.detailMerger(start, end, RollupTier.MINUTE.ticks());
+            if (merged != null) {
+                merger.add(merged);
+            }
+            received.merged().forEach(merger::add);
+            SortedSet<String> names = new TreeSet<>(included);
+            names.addAll(received.names());
+            view = new Rollup(start, end, merger.result(), names, new TreeMap<>());
+            viewBytes = estimate(view.profile());
+            viewChanges = changes;
+        }
+        return view;
+    }
+
+    /** Whether it holds chunks counted from receipt that are not derived yet (or whose derived forms wait). */
+    synchronized boolean counting() {
+        return !received.isEmpty();
     }
 
     synchronized long heapBytes() {
-        return mergedBytes + queuedBytes + ROW_BYTES * (included.size() + waiting.size());
+        return mergedBytes + queuedBytes + received.heapBytes() + viewBytes
+                + ROW_BYTES * (included.size() + waiting.size() + received.names().size());
     }
 
     /** What a merged profile holds on the heap, roughly. */

@@ -33,12 +33,17 @@ import java.util.concurrent.atomic.AtomicLong;
  * these and the settled rollups, reading whole only the chunks no partial names (derived since a replica last shared,
  * or before a relay started), whatever the fleet's rate.
  *
+ * <p>A chunk counts in its minutes' partials from the moment it is acknowledged ({@link #received}), from its form
+ * translated at receipt, and its links join once it is derived. That holds for a minute that has settled too, up to
+ * {@value #RECEIVED_LOOKBACK_MINUTES} minutes back (a fleet just pointed at the relay sends its last minutes at once),
+ * and such a partial then also takes the chunk's derived form.
+ *
  * <p>Exact as the rollups are: a chunk is in a partial or read whole, never both, and a query uses a minute's
- * partial only while the minute has no rollup. A chunk derived after its minute settled is left to the builder (and
- * the late queue), as before. A partial stays {@value #KEEP_AFTER_SETTLED_SECONDS} s after its minute settles, time
- * for the builder to write the minute's rollup, then is dropped. Memory: at most
- * {@link RollupConfig#openMaxBytesLimit()} for all partials (estimated from their tables); past it chunks are left out of
- * partials and read whole. Thread-safe: derivations add, queries read, each open minute behind its own lock.
+ * partial only while the minute has no rollup. A chunk derived after its minute settled, not received into a partial,
+ * is left to the builder (and the late queue). A partial stays {@value #KEEP_AFTER_SETTLED_SECONDS} s after its minute
+ * settles (and while it holds chunks not derived yet, up to the lookback more), time for the builder to write the
+ * minute's rollup, then is dropped. Memory: at most {@link RollupConfig#openMaxBytesLimit()} for all partials
+ * (estimated from their tables); past it chunks are left out of partials and read whole. Thread-safe: derivations add, queries read, each open minute behind its own lock.
  */
 @Singleton
 public class OpenMinutes {
@@ -46,6 +51,17 @@ public class OpenMinutes {
     private static final long KEEP_AFTER_SETTLED_SECONDS = 60;
     /** How far ahead of the clock a chunk's minute may lie and still be merged: an SDK's clock that runs ahead. */
     private static final long AHEAD_NANOS = 10 * MINUTE;
+    /** How far back into settled minutes a chunk acknowledged now still counts from receipt in a partial. */
+    private static final long RECEIVED_LOOKBACK_MINUTES = 10;
+
+    /** When an action on a chunk's minutes makes a minute's partial that does not exist yet. */
+    private enum Create {
+        /** A chunk acknowledged now: for an open minute, or a settled one within the lookback. */
+        AT_RECEIPT,
+        /** For an open minute only. */
+        WHILE_OPEN,
+        NEVER
+    }
 
     private final ChunkArchive archive;
     private final TimeBuckets buckets;
@@ -80,9 +96,26 @@ public class OpenMinutes {
         }
     }
 
-    /** A chunk of this relay starts waiting for its link window: queries skip it in its open minutes until then. */
-    public void waiting(ArchiveKey key, long firstSampleNanos, long lastSampleNanos) {
-        forEachOpen(key, firstSampleNanos, lastSampleNanos, true, (minute, name) -> minute.waiting(name));
+    /**
+     * A chunk of this relay starts waiting for its link window. With its form translated at receipt it counts in its
+     * open minutes at once (its links once it is derived), while the partials are within their memory budget; without
+     * one, queries skip it in its open minutes until it is derived.
+     *
+     * @param unlinked the chunk's OTLP form without links, or null when it waits without one
+     * @param metadata the archived forms' metadata (platform, release, environment), or null
+     */
+    public void received(ArchiveKey key, long firstSampleNanos, long lastSampleNanos,
+                         ExportProfilesServiceRequest unlinked, Map<String, String> metadata) {
+        // a chunk counted from receipt grows its partials by about its serialised size: it must fit the budget
+        if (unlinked == null || heapBytes.get() + unlinked.getSerializedSize() > maxBytes) {
+            forEachOpen(key, firstSampleNanos, lastSampleNanos, Create.AT_RECEIPT,
+                    (minute, name) -> minute.waiting(name));
+            return;
+        }
+        forEachOpen(key, firstSampleNanos, lastSampleNanos, Create.AT_RECEIPT,
+                (minute, name) -> heapBytes.addAndGet(minute.received(name, unlinked,
+                        metadata.get(ChunkMetadata.PLATFORM), metadata.get(ChunkMetadata.RELEASE),
+                        metadata.get(ChunkMetadata.ENVIRONMENT))));
     }
 
     /**
@@ -102,7 +135,7 @@ public class OpenMinutes {
         OpenMinute.Queued queued = new OpenMinute.Queued(otlp, compressed, metadata.get(ChunkMetadata.PLATFORM),
                 metadata.get(ChunkMetadata.RELEASE), metadata.get(ChunkMetadata.ENVIRONMENT));
         boolean withinBudget = heapBytes.get() < maxBytes;
-        forEachOpen(key, first, last, withinBudget, (minute, name) -> {
+        forEachOpen(key, first, last, withinBudget ? Create.WHILE_OPEN : Create.NEVER, (minute, name) -> {
             if (withinBudget) {
                 heapBytes.addAndGet(minute.derived(name, queued, this::parse));
             } else {
@@ -114,7 +147,7 @@ public class OpenMinutes {
 
     /** A chunk stops waiting without this relay deriving it (another replica did, or it failed). */
     public void released(ArchiveKey key, long firstSampleNanos, long lastSampleNanos) {
-        forEachOpen(key, firstSampleNanos, lastSampleNanos, false, (minute, name) -> minute.released(name));
+        forEachOpen(key, firstSampleNanos, lastSampleNanos, Create.NEVER, (minute, name) -> minute.released(name));
     }
 
     /**
@@ -179,29 +212,48 @@ public class OpenMinutes {
         void apply(OpenMinute minute, String name);
     }
 
-    /** Applies an action to each open minute a chunk's samples reach, creating a minute's partial when asked. */
-    private void forEachOpen(ArchiveKey key, long first, long last, boolean create, MinuteAction action) {
+    /**
+     * Applies an action to each partial of a minute a chunk's samples reach, making a minute's partial where
+     * {@code create} says.
+     */
+    private void forEachOpen(ArchiveKey key, long first, long last, Create create, MinuteAction action) {
         evictSettled();
         long now = TimeBuckets.nanos(clock.instant());
         long end = Math.max(first, last);
         for (long minute = TimeBuckets.minuteOf(first); minute <= end; minute += MINUTE) {
-            if (now >= buckets.settlesAt(minute) || minute > now + AHEAD_NANOS) {
+            if (minute > now + AHEAD_NANOS) {
                 continue;
             }
             OpenMinute.Key at = new OpenMinute.Key(key.projectId(), minute);
-            long start = minute;
-            OpenMinute open = create ? minutes.computeIfAbsent(at, k -> new OpenMinute(start)) : minutes.get(at);
-            if (open != null) {
-                action.apply(open, new ChunkTimeIndex.Entry(key, first, end, minute).name());
+            OpenMinute open = minutes.get(at);
+            if (open == null) {
+                boolean settled = now >= buckets.settlesAt(minute);
+                boolean make = switch (create) {
+                    case AT_RECEIPT -> !settled || minute >= now - RECEIVED_LOOKBACK_MINUTES * MINUTE;
+                    case WHILE_OPEN -> !settled;
+                    case NEVER -> false;
+                };
+                if (!make) {
+                    continue;
+                }
+                long start = minute;
+                open = minutes.computeIfAbsent(at, k -> new OpenMinute(start));
             }
+            action.apply(open, new ChunkTimeIndex.Entry(key, first, end, minute).name());
         }
     }
 
-    /** Drops the partials whose minute settled long enough ago for the builder to have written its rollup. */
+    /**
+     * Drops the partials whose minute settled long enough ago for the builder to have written its rollup, once they
+     * hold no chunk still to be derived (or the lookback has passed too).
+     */
     private void evictSettled() {
         long now = TimeBuckets.nanos(clock.instant());
         minutes.entrySet().removeIf(entry -> {
-            boolean old = now >= buckets.settlesAt(entry.getKey().minute()) + KEEP_AFTER_SETTLED_SECONDS * TimeBuckets.SECOND_NANOS;
+            long kept = buckets.settlesAt(entry.getKey().minute())
+                    + KEEP_AFTER_SETTLED_SECONDS * TimeBuckets.SECOND_NANOS;
+            boolean old = now >= kept && (!entry.getValue().counting()
+                    || now >= kept + RECEIVED_LOOKBACK_MINUTES * MINUTE);
             if (old) {
                 heapBytes.addAndGet(-entry.getValue().heapBytes());
                 forgotten.add(entry.getKey());

@@ -15,13 +15,16 @@ import java.time.Duration;
  * @param lookback     how far back a starting relay looks for minutes left without a rollup
  * @param openMaxBytes bytes the partial rollups of the open minutes may hold (0: a tenth of the heap); beyond it
  *                     chunks are left out of them and a query reads them whole
+ * @param detailRetention how long a minute's per-second detail is kept (0: as long as the minute's rollup): a range
+ *                     starting or ending inside an older minute reads that minute's chunks whole
  */
 @ConfigurationProperties("relay.rollups")
 public record RollupConfig(@Bindable(defaultValue = "true") boolean enabled,
                            @Bindable(defaultValue = "45s") Duration delay,
                            @Bindable(defaultValue = "10s") Duration interval,
                            @Bindable(defaultValue = "1d") Duration lookback,
-                           @Bindable(defaultValue = "0") long openMaxBytes) {
+                           @Bindable(defaultValue = "0") long openMaxBytes,
+                           @Bindable(defaultValue = "7d") Duration detailRetention) {
 
     /**
      * A tenth of the heap by default: a 20-chunk-a-second fleet's three open minutes hold about ... MB

@@ -164,8 +164,8 @@ public class RangeReader {
 
         /**
          * {@code [from, to)} within one minute: from the minute's rollup, or its partials while it is open, when every
-         * sample that holds lies in the part; else, for a part cut on whole seconds, from the minute's per-second detail
-         * or its partials (split per second too); else from the chunks.
+         * sample that holds lies in the part; else, for a part cut on whole seconds, from the minute's per-second
+         * detail or its partials (split per second too); else from the chunks.
          */
         private void edge(long from, long to) {
             if (from >= to) {

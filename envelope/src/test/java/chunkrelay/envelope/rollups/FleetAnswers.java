@@ -20,10 +20,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.zip.GZIPInputStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A fleet's answers checked against the test's own walk of the archived OTLP forms: samples per thread and stack,
@@ -38,32 +40,50 @@ final class FleetAnswers {
     /** The profile, its chunk count and the timeline of a range, from the relay and from the test's own walk. */
     static void assertSameAnswer(RunningRelay relay, List<Archived> archived, long from, long to,
                                          String filter, long stepSeconds) throws Exception {
-        String range = "from=" + Instant.ofEpochSecond(0, from) + "&to=" + Instant.ofEpochSecond(0, to) + filter;
-        Walk walk = Walk.of(archived, from, to, filter);
+        assertEquals(walk(archived, from, to, filter, stepSeconds), ask(relay, from, to, filter, stepSeconds),
+                "from=" + Instant.ofEpochSecond(0, from) + "&to=" + Instant.ofEpochSecond(0, to) + filter);
+    }
 
+    /**
+     * What a range holds: samples per thread and stack, how many chunks start in it, and the timeline's counts per
+     * profiler/thread and step start.
+     */
+    record Answer(Map<String, Long> samples, long chunks, Map<String, Map<Long, Long>> timeline) {
+    }
+
+    /** The test's own answer, from the archived OTLP forms. */
+    static Answer walk(List<Archived> archived, long from, long to, String filter, long stepSeconds) {
+        Walk walk = Walk.of(archived, from, to, filter);
+        return new Answer(walk.samples, walk.chunks, walk.timeline(stepSeconds * SECOND));
+    }
+
+    /** The relay's answer: its pprof export and timeline of the range (both must answer 200). */
+    static Answer ask(RunningRelay relay, long from, long to, String filter, long stepSeconds) throws Exception {
+        String range = "from=" + Instant.ofEpochSecond(0, from) + "&to=" + Instant.ofEpochSecond(0, to) + filter;
         RelayClient client = relay.client();
         RelayClient.Answer pprof = client.get("/api/v1/projects/1/profile?format=pprof&" + range);
-        assertEquals(200, pprof.status(), pprof.raw());
+        assertEquals(200, pprof.status(), range + ": " + pprof.raw());
         ProfileProto.Profile profile = ProfileProto.Profile.parseFrom(
                 new GZIPInputStream(new ByteArrayInputStream(pprof.bytes())).readAllBytes());
-        assertEquals(walk.samples, samplesOf(profile), range);
-        assertEquals("chunk-relay: " + walk.chunks + " chunk(s) merged",
-                profile.getStringTable((int) profile.getComment(0)), range);
+        String comment = profile.getStringTable((int) profile.getComment(0));
+        long chunks = Long.parseLong(comment.substring("chunk-relay: ".length(), comment.indexOf(' ', 13)));
 
-        JsonNode timeline = client.get("/api/v1/projects/1/timeline?step=" + stepSeconds + "&" + range).body();
+        RelayClient.Answer timeline = client.get("/api/v1/projects/1/timeline?step=" + stepSeconds + "&" + range);
+        assertEquals(200, timeline.status(), range + ": " + timeline.raw());
         long step = stepSeconds * SECOND;
-        assertEquals(Math.floorDiv(from, step) * step, timeline.path("fromNanos").asLong());
+        JsonNode body = timeline.body();
+        assertEquals(Math.floorDiv(from, step) * step, body.path("fromNanos").asLong());
         Map<String, Map<Long, Long>> series = new TreeMap<>();
-        for (JsonNode line : timeline.path("series")) {
+        for (JsonNode line : body.path("series")) {
             Map<Long, Long> counts = new TreeMap<>();
             for (int i = 0; i < line.path("counts").size(); i++) {
                 if (line.path("counts").get(i).asLong() != 0) {
-                    counts.put(timeline.path("fromNanos").asLong() + i * step, line.path("counts").get(i).asLong());
+                    counts.put(body.path("fromNanos").asLong() + i * step, line.path("counts").get(i).asLong());
                 }
             }
             series.put(line.path("profilerId").asText() + "/" + line.path("threadId").asText(), counts);
         }
-        assertEquals(walk.timeline(step), series, "timeline of " + range);
+        return new Answer(samplesOf(profile), chunks, series);
     }
 
     /** Samples per thread and stack (function names leaf first) of a pprof export. */
@@ -92,14 +112,47 @@ final class FleetAnswers {
     }
 
     /** An archived chunk's OTLP form and metadata, read once for all the walks. */
-    record Archived(String profilerId, Map<String, String> metadata, ExportProfilesServiceRequest otlp) {
+    record Archived(String chunkId, String profilerId, Map<String, String> metadata,
+                    ExportProfilesServiceRequest otlp) {
         static List<Archived> all(RunningRelay relay) throws IOException {
             List<Archived> all = new ArrayList<>();
             for (ArchivedChunk chunk : relay.archivedChunks()) {
-                all.add(new Archived(chunk.key().profilerId(), relay.archive().metadata(chunk),
+                all.add(new Archived(chunk.key().chunkId(), chunk.key().profilerId(), relay.archive().metadata(chunk),
                         ExportProfilesServiceRequest.parseFrom(relay.archive().readOtlp(chunk))));
             }
             return all;
+        }
+    }
+
+    /**
+     * Answers asked while a fleet sends, when some of its chunks are still in their link window (counted from their
+     * form at receipt, not archived in their OTLP form yet): each is checked once the fleet has stopped and every
+     * chunk is archived, against the walk of the chunks acknowledged before it was asked.
+     */
+    static final class AskedWhileSending {
+        private record Asked(Answer answer, long from, long to, String filter, long stepSeconds,
+                             Set<String> acknowledged) {
+        }
+
+        private final List<Asked> asked = new ArrayList<>();
+
+        /** Asks a range now; {@code acknowledged} holds the ids of the chunks the relays answered 200 so far. */
+        void ask(RunningRelay relay, Set<String> acknowledged, long from, long to, String filter, long stepSeconds)
+                throws Exception {
+            asked.add(new Asked(FleetAnswers.ask(relay, from, to, filter, stepSeconds), from, to, filter,
+                    stepSeconds, Set.copyOf(acknowledged)));
+        }
+
+        void assertEachEqualsTheWalk(List<Archived> archived) {
+            assertTrue(!asked.isEmpty(), "ranges were asked");
+            for (Asked each : asked) {
+                List<Archived> then = archived.stream().filter(c -> each.acknowledged().contains(c.chunkId()))
+                        .toList();
+                assertEquals(walk(then, each.from(), each.to(), each.filter(), each.stepSeconds()), each.answer(),
+                        "from=" + Instant.ofEpochSecond(0, each.from()) + "&to="
+                                + Instant.ofEpochSecond(0, each.to()) + each.filter() + ", asked with "
+                                + each.acknowledged().size() + " chunks acknowledged");
+            }
         }
     }
 

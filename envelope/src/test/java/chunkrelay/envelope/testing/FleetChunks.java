@@ -59,7 +59,8 @@ public final class FleetChunks {
         return String.format(Locale.ROOT, "%032x", 0xf1ee7000L + profiler);
     }
 
-    private String chunkId(int profiler, long startNanos) {
+    /** The id of the chunk of a profiler starting at a time. */
+    public String chunkId(int profiler, long startNanos) {
         return String.format(Locale.ROOT, "%016x%016x", shape.chunkIdBase() + profiler, startNanos);
     }
 

@@ -75,6 +75,34 @@ final class MergedTables {
         return merged.stepCounts.get(thread);
     }
 
+    /**
+     * The profile merged so far, in canonical order, as a copy: the tables go on taking samples (a merge that is
+     * looked at while it grows).
+     */
+    MergedProfile snapshot() {
+        MergedProfile copy = new MergedProfile();
+        copy.grid = merged.grid;
+        copy.perStep = merged.perStep;
+        copy.periodNanos = merged.periodNanos;
+        copy.startNanos = merged.startNanos;
+        copy.endNanos = merged.endNanos;
+        copy.functions.addAll(merged.functions);
+        copy.locations.addAll(merged.locations);
+        copy.stacks.addAll(merged.stacks);
+        copy.threads.addAll(merged.threads);
+        copy.links.addAll(merged.links);
+        merged.stepCounts.forEach(steps -> copy.stepCounts.add(steps.clone()));
+        copy.chunkCounts.putAll(merged.chunkCounts);
+        merged.chunkStepCounts.forEach((chunk, steps) -> copy.chunkStepCounts.put(chunk, steps.clone()));
+        for (Map.Entry<GroupKey, long[]> group : groups.entrySet()) {
+            GroupKey key = group.getKey();
+            long[] value = group.getValue();
+            copy.samples.add(new MergedProfile.SampleGroup(key.stack(), key.thread(), key.link(),
+                    key.periodType(), key.period(), value[0], value[1], value[2]));
+        }
+        return CanonicalOrder.of(copy);
+    }
+
     /** The merged profile, in canonical order; the tables must not be used after. */
     MergedProfile result() {
         for (Map.Entry<GroupKey, long[]> group : groups.entrySet()) {

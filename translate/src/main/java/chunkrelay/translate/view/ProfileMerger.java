@@ -114,6 +114,11 @@ public final class ProfileMerger {
         new RollupMapping(tables, rollup.profile(), fromNanos, toNanos).add();
     }
 
+    /** The profile merged so far, in canonical order, as a copy; the merger goes on taking inputs. */
+    public MergedProfile snapshot() {
+        return tables.snapshot();
+    }
+
     /** The merged profile, in canonical order; the merger must not be used after. */
     public MergedProfile result() {
         return tables.result();
