@@ -101,8 +101,7 @@ final class FleetArchive implements AutoCloseable {
         noRollups = new RollupBuilds(archive, index, new RollupObjects(noRollupStore));
         // an archive written before the bench: no minute of it is open in this process
         chunkReads = new WholeChunkReads(archive, new BackgroundWork(Clock.systemUTC(), Duration.ofSeconds(30)));
-        noOpenMinutes = new OpenMinutes(archive, buckets, rollups, ROLLUPS, Clock.fixed(Instant.EPOCH, ZoneOffset.UTC),
-                new SimpleMeterRegistry());
+        noOpenMinutes = new OpenMinutes(archive, buckets, rollups, ROLLUPS, new SimpleMeterRegistry());
     }
 
     /** The reader of the relay's views, with rollups or without any (every chunk read whole). */

@@ -13,7 +13,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
 import jakarta.inject.Singleton;
 
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -35,21 +34,17 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Exact as the rollups are: a chunk is in a partial or read whole, never both, and a query uses a minute's
  * partial only while the minute has no rollup. A chunk derived after its minute settled is left to the builder (and
- * the late queue), as before. A partial stays {@value #KEEP_AFTER_SETTLED_SECONDS} s after its minute settles, time
- * for the builder to write the minute's rollup, then is dropped. Memory: at most
+ * the late queue), as before. A partial stays {@value TimeBuckets#KEEP_AFTER_SETTLED_SECONDS} s after its minute
+ * settles, time for the builder to write the minute's rollup, then is dropped. Memory: at most
  * {@link RollupConfig#openMaxBytesLimit()} for all partials (estimated from their tables); past it chunks are left out of
  * partials and read whole. Thread-safe: derivations add, queries read, each open minute behind its own lock.
  */
 @Singleton
 public class OpenMinutes {
     private static final long MINUTE = TimeBuckets.MINUTE_NANOS;
-    private static final long KEEP_AFTER_SETTLED_SECONDS = 60;
-    /** How far ahead of the clock a chunk's minute may lie and still be merged: an SDK's clock that runs ahead. */
-    private static final long AHEAD_NANOS = 10 * MINUTE;
 
     private final ChunkArchive archive;
     private final TimeBuckets buckets;
-    private final Clock clock;
     private final long maxBytes;
     private final Map<OpenMinute.Key, OpenMinute> minutes = new ConcurrentHashMap<>();
     private final AtomicLong heapBytes = new AtomicLong();
@@ -58,10 +53,9 @@ public class OpenMinutes {
     private final Queue<OpenMinute.Key> forgotten = new ConcurrentLinkedQueue<>();
 
     public OpenMinutes(ChunkArchive archive, TimeBuckets buckets, RollupObjects rollups, RollupConfig config,
-                       Clock clock, MeterRegistry meters) {
+                       MeterRegistry meters) {
         this.archive = archive;
         this.buckets = buckets;
-        this.clock = clock;
         this.maxBytes = config.openMaxBytesLimit();
         this.shared = new SharedOpenMinutes(rollups);
         RelayMeter.ROLLUPS_OPEN_MINUTES.gauge(meters, minutes, Map::size);
@@ -182,10 +176,9 @@ public class OpenMinutes {
     /** Applies an action to each open minute a chunk's samples reach, creating a minute's partial when asked. */
     private void forEachOpen(ArchiveKey key, long first, long last, boolean create, MinuteAction action) {
         evictSettled();
-        long now = TimeBuckets.nanos(clock.instant());
         long end = Math.max(first, last);
         for (long minute = TimeBuckets.minuteOf(first); minute <= end; minute += MINUTE) {
-            if (now >= buckets.settlesAt(minute) || minute > now + AHEAD_NANOS) {
+            if (!buckets.open(minute)) {
                 continue;
             }
             OpenMinute.Key at = new OpenMinute.Key(key.projectId(), minute);
@@ -199,9 +192,8 @@ public class OpenMinutes {
 
     /** Drops the partials whose minute settled long enough ago for the builder to have written its rollup. */
     private void evictSettled() {
-        long now = TimeBuckets.nanos(clock.instant());
         minutes.entrySet().removeIf(entry -> {
-            boolean old = now >= buckets.settlesAt(entry.getKey().minute()) + KEEP_AFTER_SETTLED_SECONDS * TimeBuckets.SECOND_NANOS;
+            boolean old = buckets.expired(entry.getKey().minute());
             if (old) {
                 heapBytes.addAndGet(-entry.getValue().heapBytes());
                 forgotten.add(entry.getKey());
