@@ -69,7 +69,7 @@ final class FleetArchive implements AutoCloseable {
     /** No cap on chunks read whole: the raw path must be able to read the hour. */
     private static final ViewsConfig UNCAPPED = new ViewsConfig(true, "", Integer.MAX_VALUE);
     private static final RollupConfig ROLLUPS = new RollupConfig(true, Duration.ofSeconds(45), Duration.ofSeconds(10),
-            Duration.ofDays(1), 0);
+            Duration.ofDays(1), 0, Duration.ofDays(7));
 
     private final EmbeddedS3Server s3;
     private final ObjectStore store;
@@ -101,8 +101,7 @@ final class FleetArchive implements AutoCloseable {
         noRollups = new RollupBuilds(archive, index, new RollupObjects(noRollupStore));
         // an archive written before the bench: no minute of it is open in this process
         chunkReads = new WholeChunkReads(archive, new BackgroundWork(Clock.systemUTC(), Duration.ofSeconds(30)));
-        noOpenMinutes = new OpenMinutes(archive, buckets, rollups, ROLLUPS, Clock.fixed(Instant.EPOCH, ZoneOffset.UTC),
-                new SimpleMeterRegistry());
+        noOpenMinutes = new OpenMinutes(archive, buckets, rollups, ROLLUPS, new SimpleMeterRegistry());
     }
 
     /** The reader of the relay's views, with rollups or without any (every chunk read whole). */

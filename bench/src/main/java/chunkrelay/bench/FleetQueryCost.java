@@ -2,6 +2,7 @@ package chunkrelay.bench;
 
 import chunkrelay.envelope.views.RangeReader;
 import chunkrelay.storage.RollupTier;
+import chunkrelay.storage.TimeBuckets;
 import chunkrelay.translate.view.MergedProfile;
 import chunkrelay.translate.view.PprofWriter;
 import chunkrelay.translate.view.ViewFilter;
@@ -100,7 +101,7 @@ final class FleetQueryCost {
         for (int back = 1; back <= 7 * 24; back++) {
             fleet.copyHour(-back * FleetArchive.HOUR);
         }
-        long day = RollupTier.DAY.bucketOf(hour);
+        long day = TimeBuckets.bucketOf(RollupTier.DAY, hour);
         for (long other = day; other < day + FleetArchive.DAY; other += FleetArchive.HOUR) {
             if (other != hour) {
                 fleet.copyMinutes(other - hour);
@@ -171,8 +172,8 @@ final class FleetQueryCost {
      * copied hour holds the same), plus its ragged edges read from the chunks by the raw path.
      */
     private long expected(long from, long to) {
-        long firstWhole = Math.floorDiv(from + FleetArchive.MINUTE - 1, FleetArchive.MINUTE) * FleetArchive.MINUTE;
-        long lastWhole = Math.floorDiv(to, FleetArchive.MINUTE) * FleetArchive.MINUTE;
+        long firstWhole = TimeBuckets.firstBucketFrom(RollupTier.MINUTE, from);
+        long lastWhole = TimeBuckets.minuteOf(to);
         long samples = 0;
         for (long minute = firstWhole; minute < lastWhole; minute += FleetArchive.MINUTE) {
             if (minute >= hour - 7 * FleetArchive.DAY && minute < hour + FleetArchive.HOUR) {

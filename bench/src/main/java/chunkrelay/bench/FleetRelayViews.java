@@ -2,6 +2,7 @@ package chunkrelay.bench;
 
 import chunkrelay.chunk.fixtures.Fixtures;
 import chunkrelay.chunk.fixtures.SdkRequest;
+import chunkrelay.storage.RollupTier;
 import chunkrelay.storage.TimeBuckets;
 import chunkrelay.translate.ChunkTranslator;
 import chunkrelay.translate.TranslationContext;
@@ -245,7 +246,7 @@ final class FleetRelayViews {
     private int edgeChunks(long fromSeconds, long toSeconds) {
         long from = fromSeconds * 1_000_000_000L;
         long to = toSeconds * 1_000_000_000L;
-        long firstWhole = TimeBuckets.minuteOf(from + TimeBuckets.MINUTE_NANOS - 1);
+        long firstWhole = TimeBuckets.firstBucketFrom(RollupTier.MINUTE, from);
         long lastWhole = TimeBuckets.minuteOf(to);
         int chunks = 0;
         synchronized (shifts) {

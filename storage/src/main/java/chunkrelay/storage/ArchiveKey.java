@@ -2,7 +2,6 @@ package chunkrelay.storage;
 
 import java.time.Instant;
 import java.time.LocalDate;
-import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.Objects;
 
@@ -28,7 +27,7 @@ public record ArchiveKey(String projectId, LocalDate day, String profilerId, Str
 
     /** The key of a chunk whose first sample was taken at {@code firstSample}; the day is taken in UTC. */
     public static ArchiveKey of(String projectId, Instant firstSample, String profilerId, String chunkId) {
-        return new ArchiveKey(projectId, LocalDate.ofInstant(firstSample, ZoneOffset.UTC), profilerId, chunkId);
+        return new ArchiveKey(projectId, TimeBuckets.dayOf(firstSample), profilerId, chunkId);
     }
 
     /** The stem without prefix, e.g. {@code 42/2026-11-22/7c2a.../b31f...}. */

@@ -6,7 +6,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.LocalDate;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -169,7 +168,7 @@ public final class ChunkArchive implements AutoCloseable {
     public String quarantine(String projectId, String chunkId, byte[] payload, String reason) {
         ArchiveKey.checkPart("project id", projectId);
         String name = chunkId != null && chunkId.matches("[0-9a-f]{32}") ? chunkId : "unknown";
-        LocalDate today = LocalDate.ofInstant(store.clock().instant(), ZoneOffset.UTC);
+        LocalDate today = TimeBuckets.dayOf(store.clock().instant());
         String key = ArchiveLayout.QUARANTINE + projectId + "/" + today + "/" + name + "-"
                 + UUID.randomUUID() + SENTRY_SUFFIX + compression().suffix();
         store.put(key, compress(payload), new ObjectHeaders(JSON, compression().encoding(),

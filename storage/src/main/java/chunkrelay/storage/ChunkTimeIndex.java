@@ -84,12 +84,11 @@ public final class ChunkTimeIndex {
     }
 
     private void record(ArchiveKey key, long firstSampleNanos, long lastSampleNanos, boolean lateCheck) {
-        long nowNanos = buckets.now();
         long last = Math.max(firstSampleNanos, lastSampleNanos);
         if (lateCheck) {
             for (long minute = TimeBuckets.minuteOf(firstSampleNanos); minute <= last;
                  minute += TimeBuckets.MINUTE_NANOS) {
-                if (nowNanos >= buckets.settlesAt(minute) - lateMargin.toNanos()) {
+                if (buckets.late(minute, lateMargin)) {
                     store.storeObject(ArchiveLayout.LATE + new Entry(key, firstSampleNanos, last, minute).lateName(), EMPTY);
                 }
             }

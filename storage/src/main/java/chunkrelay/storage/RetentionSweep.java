@@ -6,7 +6,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
-import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -98,7 +97,7 @@ public final class RetentionSweep {
      */
     public Map<String, Size> sweep() {
         Instant now = clock.instant();
-        LocalDate yesterday = LocalDate.ofInstant(now, ZoneOffset.UTC).minusDays(1);
+        LocalDate yesterday = TimeBuckets.dayOf(now).minusDays(1);
         Map<String, Size> sizes = new TreeMap<>();
         Map<String, Listed> stillSettled = new HashMap<>();
         for (Map.Entry<String, TreeSet<LocalDate>> project : projectDays().entrySet()) {
@@ -210,7 +209,7 @@ public final class RetentionSweep {
     /** Whether a day's last instant is older than {@code retention}; never for zero. */
     private static boolean isDue(LocalDate day, Duration retention, Instant now) {
         return !retention.isZero()
-                && !day.plusDays(1).atStartOfDay(ZoneOffset.UTC).toInstant().plus(retention).isAfter(now);
+                && !TimeBuckets.endOf(day).plus(retention).isAfter(now);
     }
 
     /** The objects deleted together: a chunk's stem (its last segment up to the first dot), else the object alone. */

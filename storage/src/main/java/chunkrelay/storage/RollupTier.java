@@ -2,7 +2,8 @@ package chunkrelay.storage;
 
 /**
  * The sizes of time bucket a rollup covers, each with the ticks it counts samples per thread in (what the timeline
- * of a range answered from it can resolve): a minute in seconds, an hour in minutes, a day in quarter hours.
+ * of a range answered from it can resolve): a minute in seconds, an hour in minutes, a day in quarter hours. Which
+ * bucket holds a time is {@link TimeBuckets}'s to say.
  */
 public enum RollupTier {
     MINUTE("m", TimeBuckets.MINUTE_NANOS, 60),
@@ -29,11 +30,6 @@ public enum RollupTier {
 
     public long tickNanos() {
         return bucketNanos / ticks;
-    }
-
-    /** The bucket holding a time. */
-    public long bucketOf(long nanos) {
-        return Math.floorDiv(nanos, bucketNanos) * bucketNanos;
     }
 
     /** The tier whose buckets this one's are made of; null for minutes, which are made of chunks. */

@@ -1,24 +1,22 @@
 package chunkrelay.envelope.auth;
 
 import chunkrelay.envelope.telemetry.RelayMeter;
+import chunkrelay.storage.TimeBuckets;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
-import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import java.util.function.LongSupplier;
 
 /**
- * The per-minute quotas of {@code relay.projects.<id>.rate-limits}: chunks and decoded chunk bytes per project.
- * An envelope whose chunks would pass either quota is refused whole (nothing of it is counted) until the window
- * closes. The windows are counted by a {@link QuotaCounter}: in this process by default, in Redis with
- * {@code relay.redis.uri} so that replicas share them. Projects without quotas are never limited.
+ * The per-minute quotas of {@code relay.projects.<id>.rate-limits}: chunks and decoded chunk bytes per project, in
+ * each minute of the relay's clock (the quota minute of {@link TimeBuckets}). An envelope whose chunks would pass
+ * either quota is refused whole (nothing of it is counted) until the minute ends. The minutes are counted by a
+ * {@link QuotaCounter}: in this process by default, in Redis with {@code relay.redis.uri} so that replicas share
+ * them. Projects without quotas are never limited.
  */
 @Singleton
 public class ProjectRateLimiter {
-    static final Duration WINDOW = Duration.ofMinutes(1);
-
     private final ProjectRegistry projects;
     private final MeterRegistry meters;
     private final QuotaCounter counter;
@@ -30,14 +28,9 @@ public class ProjectRateLimiter {
         this.counter = counter;
     }
 
-    /** Counting in this process. */
-    public ProjectRateLimiter(ProjectRegistry projects, MeterRegistry meters) {
-        this(projects, meters, System::nanoTime);
-    }
-
-    /** Counting in this process, with a clock of its own, for tests of the window. */
-    ProjectRateLimiter(ProjectRegistry projects, MeterRegistry meters, LongSupplier nanoTime) {
-        this(projects, meters, new LocalQuotaCounter(nanoTime));
+    /** Counting in this process, in the minutes of the time buckets' clock. */
+    public ProjectRateLimiter(ProjectRegistry projects, MeterRegistry meters, TimeBuckets buckets) {
+        this(projects, meters, new LocalQuotaCounter(buckets));
     }
 
     /**

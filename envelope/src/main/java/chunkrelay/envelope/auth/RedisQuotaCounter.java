@@ -1,6 +1,7 @@
 package chunkrelay.envelope.auth;
 
 import chunkrelay.envelope.telemetry.RelayMeter;
+import chunkrelay.storage.TimeBuckets;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisException;
@@ -29,11 +30,11 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.LongSupplier;
 
 /**
- * Quota windows in Redis, shared by every relay that uses the same Redis: fixed windows aligned to the minute of
- * the relay's clock, one counter key per project, quota and window that expires with its window. A Lua script
+ * Quota windows in Redis, shared by every relay that uses the same Redis: the minutes of the relay's clock (the quota
+ * minute of {@link TimeBuckets}, as {@link LocalQuotaCounter} counts it), one counter key per project, quota and
+ * minute that expires with its minute. A Lua script
  * checks every quota of the project and takes from all of them only when all can take it, in one atomic step (the
  * approach of Sentry Relay's Redis rate limiter), so concurrent replicas cannot overrun a quota between check and
  * increment.
@@ -46,7 +47,6 @@ import java.util.function.LongSupplier;
  */
 final class RedisQuotaCounter implements QuotaCounter {
     private static final Logger LOG = LoggerFactory.getLogger(RedisQuotaCounter.class);
-    private static final long WINDOW_MILLIS = ProjectRateLimiter.WINDOW.toMillis();
     private static final long LOG_INTERVAL_NANOS = TimeUnit.MINUTES.toNanos(1);
     private static final long CONNECT_RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
 
@@ -74,16 +74,16 @@ final class RedisQuotaCounter implements QuotaCounter {
     private final String keyPrefix;
     /** Host and port, for logs (the URI may hold a password). */
     private final String target;
-    private final LongSupplier epochMillis;
+    private final TimeBuckets buckets;
     private final Counter backendErrors;
     private final AtomicLong nextLogNanos = new AtomicLong(System.nanoTime());
     private final Object connecting = new Object();
     private volatile StatefulRedisConnection<String, String> connection;
     private long nextConnectNanos = System.nanoTime();
 
-    RedisQuotaCounter(RedisQuotaConfig config, MeterRegistry meters, LongSupplier epochMillis) {
+    RedisQuotaCounter(RedisQuotaConfig config, MeterRegistry meters, TimeBuckets buckets) {
         this.keyPrefix = config.keyPrefix();
-        this.epochMillis = epochMillis;
+        this.buckets = buckets;
         this.backendErrors = RelayMeter.QUOTA_BACKEND_ERRORS.counter(meters);
         // Lettuce's smallest pools (two I/O, two computation threads, started as needed): quota checks are tiny
         resources = DefaultClientResources.builder().ioThreadPoolSize(2).computationThreadPoolSize(2).build();
@@ -101,16 +101,17 @@ final class RedisQuotaCounter implements QuotaCounter {
 
     @Override
     public long tryTake(long projectId, int chunks, long bytes, ProjectConfig.RateLimits limits) {
-        long now = epochMillis.getAsLong();
-        long window = now / WINDOW_MILLIS;
-        long windowEnd = (window + 1) * WINDOW_MILLIS;
-        // the hash tag keeps a project's counters in one slot of a Redis Cluster, as a script needs
-        String stem = keyPrefix + "quota:{" + projectId + "}:" + window + ":";
+        long now = buckets.now();
+        long minute = TimeBuckets.minuteOf(now);
+        long minuteEnd = minute + TimeBuckets.MINUTE_NANOS;
+        // the hash tag keeps a project's counters in one slot of a Redis Cluster, as a script needs; the minute is
+        // named by its number since the epoch
+        String stem = keyPrefix + "quota:{" + projectId + "}:" + minute / TimeBuckets.MINUTE_NANOS + ":";
         List<String> keys = new ArrayList<>(2);
         List<String> args = new ArrayList<>(5);
-        // a second past the window's end, so that a counter never expires while its window is open on a relay
+        // a second past the minute's end, so that a counter never expires while its minute is open on a relay
         // whose clock lags a little behind Redis's
-        args.add(Long.toString(windowEnd / 1000 + 1));
+        args.add(Long.toString(minuteEnd / TimeBuckets.SECOND_NANOS + 1));
         if (limits.chunksPerMinute() != null) {
             keys.add(stem + "chunks");
             args.add(Long.toString(limits.chunksPerMinute()));
@@ -123,7 +124,7 @@ final class RedisQuotaCounter implements QuotaCounter {
         }
         try {
             long taken = run(connection().sync(), keys.toArray(String[]::new), args.toArray(String[]::new));
-            return taken == 1 ? 0 : TimeUnit.MILLISECONDS.toNanos(Math.max(1, windowEnd - now));
+            return taken == 1 ? 0 : Math.max(1, minuteEnd - now);
         } catch (RedisException e) {
             backendError(e);
             return 0;

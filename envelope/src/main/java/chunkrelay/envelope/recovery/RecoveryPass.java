@@ -11,6 +11,7 @@ import chunkrelay.storage.ArchiveUnavailableException;
 import chunkrelay.storage.ArchivedChunk;
 import chunkrelay.storage.ChunkArchive;
 import chunkrelay.storage.ObjectLease;
+import chunkrelay.storage.TimeBuckets;
 import chunkrelay.translate.export.DeliveryResult;
 import chunkrelay.translate.export.OtlpHttpExporter;
 import io.micrometer.core.instrument.Counter;
@@ -61,6 +62,7 @@ public class RecoveryPass implements ApplicationEventListener<ServerStartupEvent
     private final RecoveryConfig config;
     private final MeterRegistry meters;
     private final Clock clock;
+    private final TimeBuckets buckets;
     private final DeliveryLeases leases;
     private final DeliveryMarkers markers;
     /** {@code forwarders/{id}}: relays whose forwarding may leave chunks undelivered if they die. */
@@ -73,13 +75,14 @@ public class RecoveryPass implements ApplicationEventListener<ServerStartupEvent
     private final ClockedSchedule schedule;
 
     public RecoveryPass(ChunkArchive archive, OtlpHttpExporter exporter, RecoveryConfig config, MeterRegistry meters,
-                        DeliveryMarkers markers, Clock clock, BackgroundWork work) {
+                        DeliveryMarkers markers, Clock clock, TimeBuckets buckets, BackgroundWork work) {
         this.archive = archive;
         this.exporter = exporter;
         this.config = config;
         this.meters = meters;
         this.markers = markers;
         this.clock = clock;
+        this.buckets = buckets;
         this.leases = new DeliveryLeases(archive.store(), config.lease(), clock);
         this.heartbeats = new ArchiveHeartbeats(archive.store(), ArchiveLayout.FORWARDERS, config.interval(),
                 config.interval().multipliedBy(3), clock);
@@ -135,7 +138,7 @@ public class RecoveryPass implements ApplicationEventListener<ServerStartupEvent
     /** One search over the recent days of every project in the archive. */
     private void search() throws InterruptedException {
         searches.increment();
-        LocalDate today = LocalDate.now(clock);
+        LocalDate today = buckets.today();
         LocalDate from = today.minusDays(Math.max(1, config.days()) - 1L);
         Set<String> stillUndelivered = new HashSet<>();
         for (String project : archive.listProjects()) {

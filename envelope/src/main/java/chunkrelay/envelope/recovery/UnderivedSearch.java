@@ -10,6 +10,7 @@ import chunkrelay.storage.ArchiveLayout;
 import chunkrelay.storage.ArchiveUnavailableException;
 import chunkrelay.storage.ChunkArchive;
 import chunkrelay.storage.ProjectIds;
+import chunkrelay.storage.TimeBuckets;
 import chunkrelay.storage.UnderivedChunk;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -23,7 +24,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -51,6 +51,7 @@ public class UnderivedSearch {
     private final ChunkArchive archive;
     private final MeterRegistry meters;
     private final Clock clock;
+    private final TimeBuckets buckets;
     private final DerivationSchedule schedule;
     private final ChunkDerivations derivations;
     private final Counter searches;
@@ -63,11 +64,13 @@ public class UnderivedSearch {
     private volatile boolean stopping;
 
     public UnderivedSearch(LinksConfig config, ChunkArchive archive, MeterRegistry meters, Clock clock,
-                           DerivationSchedule schedule, ChunkDerivations derivations, BackgroundWork work) {
+                           TimeBuckets buckets, DerivationSchedule schedule, ChunkDerivations derivations,
+                           BackgroundWork work) {
         this.config = config;
         this.archive = archive;
         this.meters = meters;
         this.clock = clock;
+        this.buckets = buckets;
         this.schedule = schedule;
         this.derivations = derivations;
         this.searches = RelayMeter.RECOVERY_SEARCHES.counter(meters);
@@ -177,7 +180,7 @@ public class UnderivedSearch {
         searches.increment();
         int derived = 0;
         Instant writtenBefore = writtenBefore();
-        LocalDate today = LocalDate.ofInstant(clock.instant(), ZoneOffset.UTC);
+        LocalDate today = buckets.today();
         for (String project : archive.listProjects()) {
             List<LocalDate> present = archive.listDays(project);
             Set<LocalDate> days = new TreeSet<>(present.subList(Math.max(0, present.size() - RECENT_DAY_FOLDERS),

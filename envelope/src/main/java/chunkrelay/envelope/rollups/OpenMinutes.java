@@ -13,7 +13,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
 import jakarta.inject.Singleton;
 
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -35,25 +34,20 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>A chunk counts in its minutes' partials from the moment it is acknowledged ({@link #received}), from its form
  * translated at receipt, and its links join once it is derived. That holds for a minute that has settled too, up to
- * {@value #RECEIVED_LOOKBACK_MINUTES} minutes back (a fleet just pointed at the relay sends its last minutes at once),
+ * {@value TimeBuckets#RECEIPT_LOOKBACK_MINUTES} minutes back (a fleet just pointed at the relay sends its last minutes at once),
  * and such a partial then also takes the chunk's derived form.
  *
  * <p>Exact as the rollups are: a chunk is in a partial or read whole, never both, and a query uses a minute's
  * partial only while the minute has no rollup. A chunk derived after its minute settled, not received into a partial,
- * is left to the builder (and the late queue). A partial stays {@value #KEEP_AFTER_SETTLED_SECONDS} s after its minute
- * settles (and while it holds chunks not derived yet, up to the lookback more), time for the builder to write the
- * minute's rollup, then is dropped. Memory: at most {@link RollupConfig#openMaxBytesLimit()} for all partials
- * (estimated from their tables); past it chunks are left out of partials and read whole. Thread-safe: derivations add, queries read, each open minute behind its own lock.
+ * is left to the builder (and the late queue). A partial stays {@value TimeBuckets#KEEP_AFTER_SETTLED_SECONDS} s after
+ * its minute settles (and while it holds chunks not derived yet, up to the lookback more), time for the builder to
+ * write the minute's rollup, then is dropped. Memory: at most {@link RollupConfig#openMaxBytesLimit()} for all
+ * partials (estimated from their tables); past it chunks are left out of partials and read whole. Thread-safe:
+ * derivations add, queries read, each open minute behind its own lock.
  */
 @Singleton
 public class OpenMinutes {
     private static final long MINUTE = TimeBuckets.MINUTE_NANOS;
-    private static final long KEEP_AFTER_SETTLED_SECONDS = 60;
-    /** How far ahead of the clock a chunk's minute may lie and still be merged: an SDK's clock that runs ahead. */
-    private static final long AHEAD_NANOS = 10 * MINUTE;
-    /** How far back into settled minutes a chunk acknowledged now still counts from receipt in a partial. */
-    private static final long RECEIVED_LOOKBACK_MINUTES = 10;
-
     /** When an action on a chunk's minutes makes a minute's partial that does not exist yet. */
     private enum Create {
         /** A chunk acknowledged now: for an open minute, or a settled one within the lookback. */
@@ -65,7 +59,6 @@ public class OpenMinutes {
 
     private final ChunkArchive archive;
     private final TimeBuckets buckets;
-    private final Clock clock;
     private final long maxBytes;
     private final Map<OpenMinute.Key, OpenMinute> minutes = new ConcurrentHashMap<>();
     private final AtomicLong heapBytes = new AtomicLong();
@@ -74,10 +67,9 @@ public class OpenMinutes {
     private final Queue<OpenMinute.Key> forgotten = new ConcurrentLinkedQueue<>();
 
     public OpenMinutes(ChunkArchive archive, TimeBuckets buckets, RollupObjects rollups, RollupConfig config,
-                       Clock clock, MeterRegistry meters) {
+                       MeterRegistry meters) {
         this.archive = archive;
         this.buckets = buckets;
-        this.clock = clock;
         this.maxBytes = config.openMaxBytesLimit();
         this.shared = new SharedOpenMinutes(rollups);
         RelayMeter.ROLLUPS_OPEN_MINUTES.gauge(meters, minutes, Map::size);
@@ -218,19 +210,17 @@ public class OpenMinutes {
      */
     private void forEachOpen(ArchiveKey key, long first, long last, Create create, MinuteAction action) {
         evictSettled();
-        long now = TimeBuckets.nanos(clock.instant());
         long end = Math.max(first, last);
         for (long minute = TimeBuckets.minuteOf(first); minute <= end; minute += MINUTE) {
-            if (minute > now + AHEAD_NANOS) {
+            if (buckets.aheadOfClock(minute)) {
                 continue;
             }
             OpenMinute.Key at = new OpenMinute.Key(key.projectId(), minute);
             OpenMinute open = minutes.get(at);
             if (open == null) {
-                boolean settled = now >= buckets.settlesAt(minute);
                 boolean make = switch (create) {
-                    case AT_RECEIPT -> !settled || minute >= now - RECEIVED_LOOKBACK_MINUTES * MINUTE;
-                    case WHILE_OPEN -> !settled;
+                    case AT_RECEIPT -> buckets.countsFromReceipt(minute);
+                    case WHILE_OPEN -> buckets.open(minute);
                     case NEVER -> false;
                 };
                 if (!make) {
@@ -248,12 +238,10 @@ public class OpenMinutes {
      * hold no chunk still to be derived (or the lookback has passed too).
      */
     private void evictSettled() {
-        long now = TimeBuckets.nanos(clock.instant());
         minutes.entrySet().removeIf(entry -> {
-            long kept = buckets.settlesAt(entry.getKey().minute())
-                    + KEEP_AFTER_SETTLED_SECONDS * TimeBuckets.SECOND_NANOS;
-            boolean old = now >= kept && (!entry.getValue().counting()
-                    || now >= kept + RECEIVED_LOOKBACK_MINUTES * MINUTE);
+            long minute = entry.getKey().minute();
+            boolean old = buckets.expired(minute) && (!entry.getValue().counting()
+                    || buckets.expiredWhileCounting(minute));
             if (old) {
                 heapBytes.addAndGet(-entry.getValue().heapBytes());
                 forgotten.add(entry.getKey());

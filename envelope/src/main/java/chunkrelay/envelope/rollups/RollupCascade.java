@@ -46,7 +46,7 @@ public class RollupCascade {
 
         /** A minute of an hour has a rollup (or may have one not yet in its hour's): the hour is due. */
         public void minute(long minuteNanos) {
-            hours.add(RollupTier.HOUR.bucketOf(minuteNanos));
+            hours.add(TimeBuckets.bucketOf(RollupTier.HOUR, minuteNanos));
         }
     }
 
@@ -118,8 +118,8 @@ public class RollupCascade {
      * that does not is brought up to date first.
      */
     private boolean coarserHold(String project, long minute, Consumer<RollupTier> built) {
-        long hour = RollupTier.HOUR.bucketOf(minute);
-        long day = RollupTier.DAY.bucketOf(minute);
+        long hour = TimeBuckets.bucketOf(RollupTier.HOUR, minute);
+        long day = TimeBuckets.bucketOf(RollupTier.DAY, minute);
         boolean hourHolds = !buckets.settled(RollupTier.HOUR, hour) || ensure(project, RollupTier.HOUR, hour, built);
         boolean dayHolds = !buckets.settled(RollupTier.DAY, day) || ensure(project, RollupTier.DAY, day, built);
         return hourHolds && dayHolds;
@@ -134,7 +134,7 @@ public class RollupCascade {
             ensure(project, tier, bucket, built);
             due.remove(bucket);
             if (dueNext != null) {
-                dueNext.add(tier.coarser().bucketOf(bucket));
+                dueNext.add(TimeBuckets.bucketOf(tier.coarser(), bucket));
             }
         }
     }

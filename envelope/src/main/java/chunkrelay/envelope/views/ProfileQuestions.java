@@ -97,11 +97,11 @@ public class ProfileQuestions {
     private static long niceStep(long rangeNanos) {
         long wanted = rangeNanos / DEFAULT_STEPS;
         for (long seconds : NICE_STEPS_SECONDS) {
-            if (seconds * 1_000_000_000L >= wanted) {
-                return seconds * 1_000_000_000L;
+            if (seconds * TimeBuckets.SECOND_NANOS >= wanted) {
+                return seconds * TimeBuckets.SECOND_NANOS;
             }
         }
-        long day = NICE_STEPS_SECONDS[NICE_STEPS_SECONDS.length - 1] * 1_000_000_000L;
+        long day = NICE_STEPS_SECONDS[NICE_STEPS_SECONDS.length - 1] * TimeBuckets.SECOND_NANOS;
         return (wanted + day - 1) / day * day;
     }
 }

@@ -121,7 +121,7 @@ public class ProfileViews {
                 }
                 if (end != Long.MIN_VALUE) {
                     // whole seconds, as a person types them; the end is exclusive, so one past the last sample's second
-                    Instant to = Instant.ofEpochSecond(Math.floorDiv(end, 1_000_000_000L) + 1);
+                    Instant to = TimeBuckets.secondOf(Instant.ofEpochSecond(0, end)).plusSeconds(1);
                     return Optional.of(new Range(ViewQuery.defaultStart(to), to));
                 }
             }
@@ -163,7 +163,7 @@ public class ProfileViews {
     }
 
     private static String compact(java.time.Instant instant) {
-        return instant.truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString().replace("-", "").replace(":", "");
+        return TimeBuckets.secondOf(instant).toString().replace("-", "").replace(":", "");
     }
 
     /** A chunk's summary from its OTLP object's metadata, or its Sentry object's while it is not derived. */

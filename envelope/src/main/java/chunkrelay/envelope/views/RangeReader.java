@@ -144,7 +144,7 @@ public class RangeReader {
         private Answer plan() {
             long from = filter.fromNanos();
             long to = filter.toNanos();
-            long firstWhole = Math.floorDiv(from + MINUTE - 1, MINUTE) * MINUTE;
+            long firstWhole = TimeBuckets.firstBucketFrom(RollupTier.MINUTE, from);
             long lastWhole = TimeBuckets.minuteOf(to);
             if (filter.byLink()) {
                 raw(from, to, Cause.TRACE_FILTER);
@@ -282,7 +282,7 @@ public class RangeReader {
         /** Adds the rollup of the bucket of {@code tier} starting at {@code t}; its end, or -1 when it cannot. */
         private long covered(RollupTier tier, long t, long to) {
             long end = t + tier.bucketNanos();
-            if (tier.bucketOf(t) != t || end > to || !fits(tier)) {
+            if (TimeBuckets.bucketOf(tier, t) != t || end > to || !fits(tier)) {
                 return -1;
             }
             RollupObjects.Version version = newest(tier, t);

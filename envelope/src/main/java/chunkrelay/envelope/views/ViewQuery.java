@@ -36,7 +36,7 @@ public record ViewQuery(long project, Instant from, Instant to, String profilerI
      * range's start lies on a rollup's bound and no chunk is read whole there, whatever the fleet's rate.
      */
     static Instant defaultStart(Instant end) {
-        return end.minus(DEFAULT_RANGE).truncatedTo(java.time.temporal.ChronoUnit.MINUTES);
+        return TimeBuckets.minuteOf(end.minus(DEFAULT_RANGE));
     }
 
     /**
@@ -108,7 +108,7 @@ public record ViewQuery(long project, Instant from, Instant to, String profilerI
 
     /** Now on the relay's clock, in whole seconds: the end of a range given without one. */
     static Instant now(java.time.Clock clock) {
-        return clock.instant().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+        return TimeBuckets.secondOf(clock.instant());
     }
 
     static Instant time(String name, String value) {

@@ -4,6 +4,8 @@ import chunkrelay.envelope.testing.CountingChunkPipeline;
 import chunkrelay.envelope.testing.Envelopes;
 import chunkrelay.envelope.testing.PrometheusScrape;
 import chunkrelay.envelope.testing.RelayClient;
+import chunkrelay.retry.TestClock;
+import chunkrelay.storage.TimeBuckets;
 
 import chunkrelay.chunk.fixtures.Fixtures;
 import chunkrelay.chunk.fixtures.RecordedChunk;
@@ -11,21 +13,26 @@ import io.micronaut.context.annotation.Property;
 import io.micronaut.runtime.server.EmbeddedServer;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import jakarta.inject.Inject;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 
 import static chunkrelay.envelope.testing.Envelopes.AUTH;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Per-project quotas from {@code relay.projects.<id>.rate-limits}: the envelope that would pass a quota gets 429
  * with {@code Retry-After} and Relay's {@code X-Sentry-Rate-Limits}, naming the category of the chunk's platform;
- * other projects go on unaffected.
+ * other projects go on unaffected. The relay's clock stands still at the start of a minute, so that no minute ends
+ * midway through a test and opens a new window.
  */
 @MicronautTest
 @Property(name = "test.pipeline", value = "counting")
+@Property(name = "test.clock", value = "manual")
 @Property(name = "relay.projects.7.rate-limits.chunks-per-minute", value = "2")
 @Property(name = "relay.projects.9.rate-limits.bytes-per-minute", value = "1000")
 @Property(name = "relay.projects.10.rate-limits.chunks-per-minute", value = "1")
@@ -35,6 +42,15 @@ class RateLimitTest {
 
     @Inject
     CountingChunkPipeline pipeline;
+
+    @Inject
+    Clock clock;
+
+    @BeforeEach
+    void startOfTheNextMinute() {
+        Instant now = clock.instant();
+        ((TestClock) clock).advance(Duration.between(now, TimeBuckets.minuteOf(now).plus(Duration.ofSeconds(61))));
+    }
 
     @Test
     void refusesTheChunkOverTheProjectQuotaWith429AndRelaysRateLimitHeaderWhileOtherProjectsGoOn()
@@ -53,7 +69,7 @@ class RateLimitTest {
         assertEquals("profile_chunk", limit.categories());
         assertEquals("project", limit.scope());
         assertEquals("project_quota", limit.reasonCode());
-        assertTrue(limit.seconds() >= 1 && limit.seconds() <= 60, "seconds " + limit.seconds());
+        assertEquals(59, limit.seconds(), "the seconds left of the relay's minute, a second into it");
         assertEquals(2, pipeline.accepted() - accepted);
 
         // another project, and envelopes of the limited project without chunks, are not limited

@@ -2,6 +2,8 @@ package chunkrelay.envelope.auth;
 
 import chunkrelay.chunk.testing.Await;
 import chunkrelay.envelope.testing.RedisServer;
+import chunkrelay.retry.TestClock;
+import chunkrelay.storage.TimeBuckets;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -12,12 +14,12 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicLong;
 
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -32,10 +34,10 @@ class RedisQuotaCounterTest {
     private static RedisServer redis;
 
     /**
-     * 20.5 s into a minute two minutes ahead (39.5 s left of the window): ahead, because Redis expires the counters
-     * by its own clock at the window's end.
+     * 50 s into a minute two minutes ahead: ahead, because Redis expires the counters by its own clock at the
+     * minute's end.
      */
-    private final AtomicLong clock = new AtomicLong((System.currentTimeMillis() / 60_000 + 2) * 60_000 + 20_500);
+    private TestClock clock = new TestClock(Instant.ofEpochSecond((System.currentTimeMillis() / 60_000 + 2) * 60 + 50));
     private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
     private final ProjectRegistry projects = new ProjectRegistry(List.of(
             new ProjectConfig("1", null, null, new ProjectConfig.RateLimits(3L, null), null),
@@ -61,23 +63,29 @@ class RedisQuotaCounterTest {
 
     private ProjectRateLimiter limiter(String uri, String keyPrefix) {
         counter = new RedisQuotaCounter(new RedisQuotaConfig(uri, Duration.ofMillis(250), Duration.ofSeconds(1),
-                keyPrefix), meters, clock::get);
+                keyPrefix), meters, new TimeBuckets(clock, Duration.ofSeconds(45)));
         return new ProjectRateLimiter(projects, meters, counter);
     }
 
     @Test
-    void refusesOnceTheQuotaIsSpentUntilTheMinuteEnds() {
+    void theWindowIsTheMinuteOfTheClockNotAMinuteFromTheFirstChunk() {
         ProjectRateLimiter limiter = limiter(redis.uri(), "refuses:");
         limiter.acquire(1, 2, 10, ChunkCategory.PROFILE_CHUNK);
+        clock.advance(Duration.ofMillis(5_500));
         limiter.acquire(1, 1, 10, ChunkCategory.PROFILE_CHUNK);
 
         RateLimitedError refused = assertThrows(RateLimitedError.class,
                 () -> limiter.acquire(1, 1, 10, ChunkCategory.PROFILE_CHUNK));
-        assertEquals(40, refused.retryAfterSeconds());
-        assertEquals("40:profile_chunk:project:project_quota", refused.rateLimitsHeader());
+        // 4.5 s left of the clock's minute, rounded up (a window opened by the first chunk would have 44.5 s left)
+        assertEquals(5, refused.retryAfterSeconds());
+        assertEquals("5:profile_chunk:project:project_quota", refused.rateLimitsHeader());
 
-        clock.addAndGet(39_500);
-        assertDoesNotThrow(() -> limiter.acquire(1, 3, 10, ChunkCategory.PROFILE_CHUNK));
+        clock.advance(Duration.ofMillis(4_500).minusNanos(1));
+        assertThrows(RateLimitedError.class, () -> limiter.acquire(1, 1, 10, ChunkCategory.PROFILE_CHUNK),
+                "a nanosecond before the minute ends");
+        clock.advance(Duration.ofNanos(1));
+        assertDoesNotThrow(() -> limiter.acquire(1, 3, 10, ChunkCategory.PROFILE_CHUNK), "the next minute");
+        assertThrows(RateLimitedError.class, () -> limiter.acquire(1, 1, 10, ChunkCategory.PROFILE_CHUNK));
     }
 
     @Test
@@ -86,8 +94,7 @@ class RedisQuotaCounterTest {
         limiter.acquire(2, 1, 60, ChunkCategory.PROFILE_CHUNK);
         // over the bytes quota only: the chunk quota keeps its last chunk
         assertThrows(RateLimitedError.class, () -> limiter.acquire(2, 1, 41, ChunkCategory.PROFILE_CHUNK));
-        long window = clock.get() / 60_000;
-        assertEquals("1", redis.command("GET", "nothing:quota:{2}:" + window + ":chunks"));
+        assertEquals("1", redis.command("GET", "nothing:quota:{2}:" + minuteNumber() + ":chunks"));
 
         assertDoesNotThrow(() -> limiter.acquire(2, 1, 40, ChunkCategory.PROFILE_CHUNK));
         assertThrows(RateLimitedError.class, () -> limiter.acquire(2, 1, 0, ChunkCategory.PROFILE_CHUNK));
@@ -95,11 +102,11 @@ class RedisQuotaCounterTest {
 
     @Test
     void countersExpireWithTheirWindow() throws Exception {
+        clock = new TestClock(Instant.now());
         ProjectRateLimiter limiter = limiter(redis.uri(), "expiry:");
-        clock.set(System.currentTimeMillis());
         limiter.acquire(2, 1, 5, ChunkCategory.PROFILE_CHUNK);
 
-        long window = clock.get() / 60_000;
+        long window = minuteNumber();
         long expiresAt = Long.parseLong(redis.command("EXPIRETIME", "expiry:quota:{2}:" + window + ":bytes")
                 .substring(1));
         assertEquals((window + 1) * 60 + 1, expiresAt, "a second past the window's end, in Unix seconds");
@@ -128,8 +135,7 @@ class RedisQuotaCounterTest {
                     return true;
                 }
             });
-            long window = clock.get() / 60_000;
-            assertEquals("3", restarting.command("GET", "restart:quota:{1}:" + window + ":chunks"));
+            assertEquals("3", restarting.command("GET", "restart:quota:{1}:" + minuteNumber() + ":chunks"));
         } finally {
             restarting.close();
         }
@@ -159,6 +165,11 @@ class RedisQuotaCounterTest {
         int added = lettuceThreads() - before;
         // two I/O and two computation threads at most, and the timer of command timeouts
         assertTrue(added >= 1 && added <= 5, added + " Lettuce threads");
+    }
+
+    /** The clock's minute as the counters' keys name it: minutes since the epoch. */
+    private long minuteNumber() {
+        return Math.floorDiv(clock.instant().getEpochSecond(), 60);
     }
 
     private static int lettuceThreads() {

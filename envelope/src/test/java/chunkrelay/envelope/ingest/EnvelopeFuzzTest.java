@@ -12,6 +12,7 @@ import chunkrelay.envelope.schedule.BackgroundWork;
 import chunkrelay.envelope.testing.RelayClient;
 import chunkrelay.envelope.upstream.UpstreamConfig;
 import chunkrelay.envelope.upstream.UpstreamForwarder;
+import chunkrelay.storage.TimeBuckets;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micronaut.context.annotation.Property;
@@ -73,7 +74,8 @@ class EnvelopeFuzzTest {
         RelayLimits defaultLimits = limits(200L << 20, 50L << 20, 1 << 20, 256L << 20);
         ProjectRegistry projects = new ProjectRegistry(List.of());
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
-        ProjectRateLimiter unlimited = new ProjectRateLimiter(projects, meters);
+        ProjectRateLimiter unlimited = new ProjectRateLimiter(projects, meters,
+                new TimeBuckets(Clock.systemUTC(), Duration.ofSeconds(45)));
         UpstreamForwarder noUpstream = new UpstreamForwarder(new UpstreamConfig("", false, 1, 1, Duration.ofHours(1),
                 Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ofSeconds(1),
                 Duration.ofSeconds(1), Duration.ofSeconds(1), 1, Duration.ofMinutes(1)), null, meters,
