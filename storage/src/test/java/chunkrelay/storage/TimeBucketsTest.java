@@ -241,4 +241,23 @@ class TimeBucketsTest {
         assertTrue(buckets.expired(T0), "at its expiry");
         assertFalse(buckets.expired(T0 + MINUTE));
     }
+
+    @Test
+    void aChunkCountsFromReceiptInOpenMinutesAndSettledOnesUpToTenMinutesBack() {
+        TestClock clock = new TestClock(Instant.ofEpochSecond(0, T0));
+        TimeBuckets buckets = new TimeBuckets(clock, Duration.ofSeconds(45));
+        long tenBack = T0 - TimeBuckets.RECEIPT_LOOKBACK_MINUTES * MINUTE;
+        assertTrue(buckets.countsFromReceipt(T0), "open");
+        assertTrue(buckets.countsFromReceipt(tenBack), "settled, exactly ten minutes back");
+        assertFalse(buckets.countsFromReceipt(tenBack - 1), "a nanosecond further back");
+        assertFalse(buckets.countsFromReceipt(T0 + 11 * MINUTE), "too far ahead of the clock");
+
+        long expiresAt = T0 + MINUTE + 45 * SECOND + TimeBuckets.KEEP_AFTER_SETTLED_SECONDS * SECOND
+                + TimeBuckets.RECEIPT_LOOKBACK_MINUTES * MINUTE;
+        clock.advance(Duration.ofNanos(expiresAt - T0 - 1));
+        assertTrue(buckets.expired(T0));
+        assertFalse(buckets.expiredWhileCounting(T0), "a nanosecond before");
+        clock.advance(Duration.ofNanos(1));
+        assertTrue(buckets.expiredWhileCounting(T0), "the lookback after its expiry");
+    }
 }
