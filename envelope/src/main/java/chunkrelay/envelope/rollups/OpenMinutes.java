@@ -31,12 +31,15 @@ import java.util.concurrent.atomic.AtomicLong;
  * holds and of those this relay holds in their link window. Each replica shares its partials through the bucket
  * every few seconds ({@link SharedOpenMinutes}) and reads the others'. A range that reaches now is then answered from
  * these and the settled rollups, reading whole only the chunks no partial names (derived since a replica last shared,
- * or before a relay started), whatever the fleet's rate.
+ * by a replica killed since), whatever the fleet's rate. A relay's partials outlive it: it shares them once more at
+ * its stop, after deriving what waited, and the relay that follows it reads them as another replica's, so a restart
+ * reads whole nothing its predecessor derived.
  *
  * <p>Exact as the rollups are: a chunk is in a partial or read whole, never both, and a query uses a minute's
  * partial only while the minute has no rollup. A chunk derived after its minute settled is left to the builder (and
  * the late queue), as before. A partial stays {@value #KEEP_AFTER_SETTLED_SECONDS} s after its minute settles, time
- * for the builder to write the minute's rollup, then is dropped. Memory: at most
+ * for the builder to write the minute's rollup, then is dropped, with the parts other replicas left of the minute
+ * once its rollup exists. Memory: at most
  * {@link RollupConfig#openMaxBytesLimit()} for all partials (estimated from their tables); past it chunks are left out of
  * partials and read whole. Thread-safe: derivations add, queries read, each open minute behind its own lock.
  */
@@ -56,6 +59,8 @@ public class OpenMinutes {
     private final SharedOpenMinutes shared;
     /** Minutes dropped whose shared part is still to be removed by the next share round. */
     private final Queue<OpenMinute.Key> forgotten = new ConcurrentLinkedQueue<>();
+    /** The first share round has looked for the parts earlier relays left in the bucket. */
+    private boolean lookedForLeftParts;
 
     public OpenMinutes(ChunkArchive archive, TimeBuckets buckets, RollupObjects rollups, RollupConfig config,
                        Clock clock, MeterRegistry meters) {
@@ -151,9 +156,22 @@ public class OpenMinutes {
 
     /**
      * Shares this relay's partial of every open minute that changed since it last did, and removes those of the
-     * minutes dropped since: every few seconds, in the server.
+     * minutes dropped since, with the parts other replicas left of them once they are rolled up: every few seconds,
+     * in the server, and once more at its stop. The first round looks for the parts left in the bucket (today's and
+     * yesterday's) by relays before this one, so that it removes them in turn.
      */
-    public void share() {
+    public synchronized void share() {
+        long now = TimeBuckets.nanos(clock.instant());
+        if (!lookedForLeftParts) {
+            shared.lookForLeftParts(archive.listProjects(),
+                    Set.of(TimeBuckets.dayOf(now), TimeBuckets.dayOf(now - TimeBuckets.DAY_NANOS)));
+            lookedForLeftParts = true;
+        }
+        for (OpenMinute.Key seen : shared.othersSeen()) {
+            if (!minutes.containsKey(seen) && settledLongAgo(seen.minute(), now)) {
+                forgotten.add(seen);
+            }
+        }
         evictSettled();
         for (OpenMinute.Key gone = forgotten.poll(); gone != null; gone = forgotten.poll()) {
             shared.forget(gone);
@@ -161,11 +179,6 @@ public class OpenMinutes {
         for (Map.Entry<OpenMinute.Key, OpenMinute> open : minutes.entrySet()) {
             shared.share(open.getKey(), fold(open.getValue()));
         }
-    }
-
-    /** Removes every part this relay shared: at its stop, its partials go with it. */
-    public void unshare() {
-        shared.writtenMinutes().forEach(shared::forget);
     }
 
     private OpenMinute.Folded fold(OpenMinute open) {
@@ -201,13 +214,18 @@ public class OpenMinutes {
     private void evictSettled() {
         long now = TimeBuckets.nanos(clock.instant());
         minutes.entrySet().removeIf(entry -> {
-            boolean old = now >= buckets.settlesAt(entry.getKey().minute()) + KEEP_AFTER_SETTLED_SECONDS * TimeBuckets.SECOND_NANOS;
+            boolean old = settledLongAgo(entry.getKey().minute(), now);
             if (old) {
                 heapBytes.addAndGet(-entry.getValue().heapBytes());
                 forgotten.add(entry.getKey());
             }
             return old;
         });
+    }
+
+    /** Whether a minute settled long enough ago for the builder to have written its rollup. */
+    private boolean settledLongAgo(long minute, long now) {
+        return now >= buckets.settlesAt(minute) + KEEP_AFTER_SETTLED_SECONDS * TimeBuckets.SECOND_NANOS;
     }
 
     private ExportProfilesServiceRequest parse(OpenMinute.Queued queued) {
