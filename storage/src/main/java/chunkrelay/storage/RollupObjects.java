@@ -170,6 +170,26 @@ public final class RollupObjects {
         return newest;
     }
 
+    /**
+     * Every shared part (each replica's every sequence) of a project's day whose minute's name starts with
+     * {@code within} (a minute's {@code HHmm} for one minute, empty for the whole day); one listing.
+     */
+    public List<OpenPart> openParts(String projectId, LocalDate day, String within) {
+        ArchiveKey.checkPart("project id", projectId);
+        String folder = ArchiveLayout.ROLLUPS + projectId + "/" + day + "/o";
+        List<OpenPart> parts = new ArrayList<>();
+        for (String key : store.listObjects(folder + within)) {
+            String[] name = key.substring(folder.length()).split("\\.");
+            try {
+                parts.add(new OpenPart(projectId, TimeBuckets.parse(RollupTier.MINUTE, day, name[0]), name[1],
+                        Long.parseLong(name[2])));
+            } catch (RuntimeException notOurs) {
+                // an object someone else put there
+            }
+        }
+        return parts;
+    }
+
     /** A shared part's bytes, decompressed; empty when it is gone (replaced and removed meanwhile). */
     public Optional<byte[]> read(OpenPart part) {
         return store.readObject(part.key()).map(stored -> store.settings().compression().decompress(stored));

@@ -30,7 +30,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * holds and of those this relay holds in their link window. Each replica shares its partials through the bucket
  * every few seconds ({@link SharedOpenMinutes}) and reads the others'. A range that reaches now is then answered from
  * these and the settled rollups, reading whole only the chunks no partial names (derived since a replica last shared,
- * or before a relay started), whatever the fleet's rate.
+ * by a replica killed since), whatever the fleet's rate. A relay's partials outlive it: it shares them once more at
+ * its stop, after deriving what waited, and the relay that follows it reads them as another replica's, so a restart
+ * reads whole nothing its predecessor derived.
  *
  * <p>A chunk counts in its minutes' partials from the moment it is acknowledged ({@link #received}), from its form
  * translated at receipt, and its links join once it is derived. That holds for a minute that has settled too, up to
@@ -41,8 +43,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * partial only while the minute has no rollup. A chunk derived after its minute settled, not received into a partial,
  * is left to the builder (and the late queue). A partial stays {@value TimeBuckets#KEEP_AFTER_SETTLED_SECONDS} s after
  * its minute settles (and while it holds chunks not derived yet, up to the lookback more), time for the builder to
- * write the minute's rollup, then is dropped. Memory: at most {@link RollupConfig#openMaxBytesLimit()} for all
- * partials (estimated from their tables); past it chunks are left out of partials and read whole. Thread-safe:
+ * write the minute's rollup, then is dropped, with the parts other replicas left of the minute once its rollup
+ * exists. Memory: at most {@link RollupConfig#openMaxBytesLimit()} for all partials (estimated from their tables);
+ * past it chunks are left out of partials and read whole. Thread-safe:
  * derivations add, queries read, each open minute behind its own lock.
  */
 @Singleton
@@ -65,6 +68,8 @@ public class OpenMinutes {
     private final SharedOpenMinutes shared;
     /** Minutes dropped whose shared part is still to be removed by the next share round. */
     private final Queue<OpenMinute.Key> forgotten = new ConcurrentLinkedQueue<>();
+    /** The first share round has looked for the parts earlier relays left in the bucket. */
+    private boolean lookedForLeftParts;
 
     public OpenMinutes(ChunkArchive archive, TimeBuckets buckets, RollupObjects rollups, RollupConfig config,
                        MeterRegistry meters) {
@@ -176,9 +181,21 @@ public class OpenMinutes {
 
     /**
      * Shares this relay's partial of every open minute that changed since it last did, and removes those of the
-     * minutes dropped since: every few seconds, in the server.
+     * minutes dropped since, with the parts other replicas left of them once they are rolled up: every few seconds,
+     * in the server, and once more at its stop. The first round looks for the parts left in the bucket (today's and
+     * yesterday's) by relays before this one, so that it removes them in turn.
      */
-    public void share() {
+    public synchronized void share() {
+        if (!lookedForLeftParts) {
+            shared.lookForLeftParts(archive.listProjects(),
+                    Set.of(buckets.today(), buckets.today().minusDays(1)));
+            lookedForLeftParts = true;
+        }
+        for (OpenMinute.Key seen : shared.othersSeen()) {
+            if (!minutes.containsKey(seen) && buckets.expired(seen.minute())) {
+                forgotten.add(seen);
+            }
+        }
         evictSettled();
         for (OpenMinute.Key gone = forgotten.poll(); gone != null; gone = forgotten.poll()) {
             shared.forget(gone);
@@ -186,11 +203,6 @@ public class OpenMinutes {
         for (Map.Entry<OpenMinute.Key, OpenMinute> open : minutes.entrySet()) {
             shared.share(open.getKey(), fold(open.getValue()));
         }
-    }
-
-    /** Removes every part this relay shared: at its stop, its partials go with it. */
-    public void unshare() {
-        shared.writtenMinutes().forEach(shared::forget);
     }
 
     private OpenMinute.Folded fold(OpenMinute open) {

@@ -36,7 +36,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * minutes left without a rollup. Runs in the server only, on one thread of its own, every interval of the relay's clock
  * ({@link ClockedSchedule}); on the same thread, every {@value #SHARE_SECONDS} s at most, it shares this relay's
  * partial rollups of the open minutes with the other replicas ({@link OpenMinutes#share}), whether it builds
- * rollups or not.
+ * rollups or not, and once more at its stop.
  */
 @Singleton
 @Requires(notEnv = Environment.CLI)
@@ -77,7 +77,7 @@ public class RollupBuilder implements ApplicationEventListener<ServerStartupEven
         this.lateChunks = new AtomicInteger();
         RelayMeter.ROLLUPS_LATE_CHUNKS.gauge(meters, lateChunks, AtomicInteger::get);
         this.schedule = work.schedule("rollup-builder");
-        work.atStop(BackgroundWork.Stage.PERIODIC, "shared partials of open minutes", left -> unshare());
+        work.atStop(BackgroundWork.Stage.PERIODIC, "shared partials of open minutes", left -> shareAtStop());
     }
 
     @Override
@@ -89,12 +89,16 @@ public class RollupBuilder implements ApplicationEventListener<ServerStartupEven
         schedule.every(share, share, this::shareQuietly);
     }
 
-    private void unshare() {
+    /**
+     * The partials once more, after the derivations' stop derived what waited: they stay in the bucket, naming
+     * exactly what this relay derived, for the other replicas and the relay that follows this one.
+     */
+    private void shareAtStop() {
         try {
-            openMinutes.unshare();
+            openMinutes.share();
         } catch (ArchiveUnavailableException e) {
-            LOG.warn("partials of open minutes left in the bucket at stop (they expire with their day): {}",
-                    e.getMessage());
+            LOG.warn("partials of open minutes not shared at stop, the archive is unavailable (the next relay reads"
+                    + " their chunks whole until their minutes are rolled up): {}", e.getMessage());
         }
     }
 

@@ -1,6 +1,8 @@
 package chunkrelay.envelope.rollups;
 
 import chunkrelay.storage.RollupObjects;
+import chunkrelay.storage.RollupTier;
+import chunkrelay.storage.TimeBuckets;
 import chunkrelay.translate.view.Rollup;
 import chunkrelay.translate.view.RollupCodec;
 
@@ -10,7 +12,9 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -23,7 +27,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * The partials of the open minutes shared between replicas through the bucket ({@link RollupObjects.OpenPart}): each
  * replica writes its own partial of each open minute when it changed, and reads the others' when a query needs the
  * minute, keeping what it decoded until the part is replaced. So a chunk derived by any replica is answered from a
- * partial, not read whole, a share interval after it was derived. Thread-safe.
+ * partial, not read whole, a share interval after it was derived. A replica's parts outlive it: a stopped relay's
+ * last parts name exactly what it derived, its stop included, so the relay that follows it (under a new name) answers
+ * the open minutes from them at once. Whoever forgets a minute removes the parts other replicas left of it, once the
+ * minute's rollup exists; a starting relay looks for the parts left in the bucket so that it removes those too.
+ * Thread-safe.
  */
 final class SharedOpenMinutes {
     /** This process's name among the replicas sharing the bucket. */
@@ -33,6 +41,8 @@ final class SharedOpenMinutes {
     private final Map<OpenMinute.Key, Written> written = new ConcurrentHashMap<>();
     /** Others' parts decoded, by replica and minute, with what they hold on the heap. */
     private final Map<PartOf, Decoded> decoded = new ConcurrentHashMap<>();
+    /** Minutes with parts of other replicas (listed by a query or at start), to remove them once rolled up. */
+    private final Set<OpenMinute.Key> othersSeen = ConcurrentHashMap.newKeySet();
 
     private record PartOf(OpenMinute.Key minute, String replica) {
     }
@@ -66,18 +76,44 @@ final class SharedOpenMinutes {
         }
     }
 
-    /** Removes this replica's part of a minute that settled, and forgets the others' parts of it. */
+    /**
+     * Removes this replica's part of a minute that settled, and forgets the others' parts of it; removes those too
+     * when the minute's rollup exists (a query reads that instead), since a stopped or dead replica's parts are
+     * removed by no one else.
+     */
     void forget(OpenMinute.Key minute) {
         Written last = written.remove(minute);
         if (last != null) {
             objects.remove(last.part());
         }
         decoded.keySet().removeIf(k -> k.minute().equals(minute));
+        othersSeen.remove(minute);
+        LocalDate day = TimeBuckets.dayOf(minute.minute());
+        String name = TimeBuckets.name(RollupTier.MINUTE, minute.minute());
+        List<RollupObjects.OpenPart> left = objects.openParts(minute.project(), day, name).stream()
+                .filter(part -> !part.replica().equals(replica)).toList();
+        if (!left.isEmpty()
+                && objects.newest(minute.project(), day, RollupTier.MINUTE, name).containsKey(minute.minute())) {
+            left.forEach(objects::remove);
+        }
     }
 
-    /** The minutes this replica has written a part of, so that a stop removes them. */
-    Set<OpenMinute.Key> writtenMinutes() {
-        return Set.copyOf(written.keySet());
+    /** Notes the minutes of the parts other replicas left in the given projects' days: one listing per day. */
+    void lookForLeftParts(Collection<String> projects, Collection<LocalDate> days) {
+        for (String project : projects) {
+            for (LocalDate day : days) {
+                for (RollupObjects.OpenPart part : objects.openParts(project, day, "")) {
+                    if (!part.replica().equals(replica)) {
+                        othersSeen.add(new OpenMinute.Key(project, part.minuteNanos()));
+                    }
+                }
+            }
+        }
+    }
+
+    /** The minutes other replicas have parts of, as far as this one has seen. */
+    Set<OpenMinute.Key> othersSeen() {
+        return Set.copyOf(othersSeen);
     }
 
     /**
@@ -90,6 +126,7 @@ final class SharedOpenMinutes {
             if (part.replica().equals(replica)) {
                 continue;
             }
+            othersSeen.add(minute);
             PartOf key = new PartOf(minute, part.replica());
             Decoded known = decoded.get(key);
             if (known != null && known.part().equals(part)) {
