@@ -17,6 +17,7 @@ import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -33,7 +34,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * second is stopped and a new one started on the same bucket while the fleet keeps sending: its open minutes hold
  * far more than 500 chunks its predecessor derived, and the new relay answers the default range, functions and
  * timeline 200 within 15 s of listening on its clock (503 with {@code Retry-After} until then), equal to the test's
- * own walk of the archived OTLP forms; once the fleet stops, the partials the old relay left are removed when their
+ * own walk of the archived OTLP forms of the chunks acknowledged by then (checked once all are archived); once the
+ * fleet stops, the partials the old relay left are removed when their
  * minutes are rolled up.
  */
 @Tag("slow")
@@ -82,9 +84,10 @@ class RestartedRelayTest {
                         + "after " + waited + " s");
 
                 long to = Math.floorDiv(nanos(relay.clock().instant()), SECOND) * SECOND;
-                List<FleetAnswers.Archived> archived = FleetAnswers.Archived.all(relay);
-                FleetAnswers.assertSameAnswer(relay, archived, TimeBuckets.minuteOf(to - 60 * MINUTE), to, "", 60);
-                FleetAnswers.assertSameAnswer(relay, archived, TimeBuckets.minuteOf(to) - 5 * MINUTE, to,
+                // the chunks in their window count from receipt: checked once they are all archived
+                FleetAnswers.AskedWhileSending asked = new FleetAnswers.AskedWhileSending();
+                asked.ask(relay, fleet.acknowledged, TimeBuckets.minuteOf(to - 60 * MINUTE), to, "", 60);
+                asked.ask(relay, fleet.acknowledged, TimeBuckets.minuteOf(to) - 5 * MINUTE, to,
                         "&release=app@2.0.0", 1);
 
                 // the fleet stops; the clock runs on until the old relay's minutes are rolled up and a minute past
@@ -93,7 +96,8 @@ class RestartedRelayTest {
                 left.retainAll(oldReplicas);
                 assertTrue(left.isEmpty(), "the partials the old relay left are removed once rolled up: " + left);
                 to = Math.floorDiv(nanos(relay.clock().instant()), SECOND) * SECOND;
-                archived = FleetAnswers.Archived.all(relay);
+                List<FleetAnswers.Archived> archived = FleetAnswers.Archived.all(relay);
+                asked.assertEachEqualsTheWalk(archived);
                 FleetAnswers.assertSameAnswer(relay, archived, TimeBuckets.minuteOf(to - 60 * MINUTE), to, "", 60);
             }
         }
@@ -142,6 +146,7 @@ class RestartedRelayTest {
      */
     private static final class Fleet {
         private final Deque<Long> inWindow = new ArrayDeque<>();
+        private final Set<String> acknowledged = new HashSet<>();
         private Instant started;
 
         void restarted(RunningRelay relay) {
@@ -163,6 +168,7 @@ class RestartedRelayTest {
                             SAMPLES_PER_CHUNK);
                     assertEquals(200, relay.client().post("/api/1/envelope/?sentry_key=c0ffee5e1ec7ab1e5a11ab1e0b5e55ed",
                             FleetChunks.envelope(chunk)).status());
+                    acknowledged.add(CHUNKS.chunkId(p, now - 10 * SECOND));
                     inWindow.add(now);
                 }
                 derive(relay, now);
