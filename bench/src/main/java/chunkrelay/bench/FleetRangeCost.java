@@ -30,6 +30,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -128,6 +129,8 @@ final class FleetRangeCost {
     /** The fleet live for {@code length}, the ranges asked from its second minute on; chunks not answered 200. */
     private int sendLive(RangeFleet fleet, Duration length, List<Ask> asks) throws Exception {
         ExecutorService clients = Executors.newFixedThreadPool(CLIENTS);
+        ExecutorService asker = Executors.newSingleThreadExecutor();
+        Future<?> asking = null;
         int[] refused = {0};
         long start = nanos(Instant.now());
         long end = start + length.toNanos();
@@ -156,19 +159,26 @@ final class FleetRangeCost {
                     next[p] += RangeFleet.CHUNK_EVERY;
                 }
             }
-            if (now >= nextAsk) {
-                askRanges(now, asks);
-                nextAsk += ASK_EVERY.toNanos();
+            if (now >= nextAsk && (asking == null || asking.isDone())) {
+                // on a thread of its own, so that a slow answer does not hold the fleet back; a round still
+                // answering when the next is due skips it
+                asking = asker.submit(() -> askRanges(now, asks));
+                nextAsk = now + ASK_EVERY.toNanos();
             }
             Thread.sleep(20);
         }
         clients.shutdown();
+        asker.shutdown();
         clients.awaitTermination(2, TimeUnit.MINUTES);
+        asker.awaitTermination(10, TimeUnit.MINUTES);
+        if (asking != null) {
+            asking.get();
+        }
         return refused[0];
     }
 
     /** The five ranges, {@code to} now (on a second inside its minute) and {@code from} on the same second. */
-    private void askRanges(long now, List<Ask> asks) throws Exception {
+    private Void askRanges(long now, List<Ask> asks) throws Exception {
         long to = Math.floorDiv(now, RangeFleet.SECOND);
         to -= Math.floorMod(to, 60) == 0 ? 1 : 0;
         asks.add(ask("default range", "", Math.floorDiv(to - 3_600, 60) * 60, to + 1));
@@ -176,6 +186,7 @@ final class FleetRangeCost {
         asks.add(ask("now-1h", to - 3_600, to));
         asks.add(ask("now-6h", to - 21_600, to));
         asks.add(ask("1 s, 90 s ago", to - 90, to - 89));
+        return null;
     }
 
     private Ask ask(String name, long from, long to) throws Exception {
@@ -232,8 +243,9 @@ final class FleetRangeCost {
     }
 
     /**
-     * A range {@code [from, to)} on whole minutes of the backfill, settled: its minute rollups read, decoded and merged one by one
-     * (each phase summed), then the reader's answer of it (what it read, its time, its samples against those sent).
+     * A range {@code [from, to)} on whole minutes of the backfill, settled: its minute rollups read, decoded and merged
+     * one by one (each phase summed), then the reader's answer of it (what it read, its time, its samples against those
+     * sent).
      */
     private Breakdown breakdown(RangeFleet.Archive fleet, long from, long to) {
         Map<Long, RollupObjects.Version> minutes = fleet.minutes(from, to);
