@@ -27,7 +27,7 @@ public final class BenchmarkSuite {
             throw new IllegalArgumentException("no relay jar at " + jar + " (build it with mvn package first)");
         }
         // -Dbench.only=sizes,chunk-path,stages,waiting,android,links,views,fleet-views,live-views,end-to-end,default,
-        // soak,memory,quota runs some sections; all by default
+        // soak,memory,quota,ranges runs some sections; all but ranges by default
         Set<String> only = Set.of(System.getProperty("bench.only", "sizes,chunk-path,stages,waiting,android,links,"
                         + "views,fleet-views,live-views,end-to-end,default,soak,memory,quota")
                 .split(","));
@@ -65,6 +65,9 @@ public final class BenchmarkSuite {
         }
         if (only.contains("fleet-views") || only.contains("fleet-queries")) {
             inProcess.fleetQueries();
+        }
+        if (only.contains("ranges")) {
+            relay.ranges();
         }
         if (only.contains("end-to-end")) {
             relay.endToEnd();

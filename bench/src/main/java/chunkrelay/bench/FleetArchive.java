@@ -44,7 +44,7 @@ import java.util.concurrent.Future;
 /**
  * A fleet's archive as the relay keeps it by default (the embedded S3 server on the filesystem, reached in this
  * process), filled without a relay: one hour of {@link FleetChunks} from 20 profilers, through the relay's
- * own normalisation, translation, OTLP object and index by time, its minute and hour rollups built by
+ * own normalisation, translation, OTLP object and index by time, its minute, ten-minute and hour rollups built by
  * {@link RollupBuilds}; then more hours, and the days of a week, made of that hour's rollups moved in time.
  */
 final class FleetArchive implements AutoCloseable {
@@ -158,10 +158,17 @@ final class FleetArchive implements AutoCloseable {
         index.record(key, chunk.firstSampleNanos(), chunk.lastSampleNanos());
     }
 
-    /** Builds the ingested hour's minute rollups and its hour rollup, as the relay's builder does once they settle. */
+    /**
+     * Builds the ingested hour's minute rollups, its ten-minute rollups and its hour rollup, as the relay's builder
+     * does once they settle.
+     */
     void buildHour() {
         for (long minute = hour; minute < hour + HOUR; minute += MINUTE) {
             builds.buildMinute(PROJECT, minute).orElseThrow(() -> new IllegalStateException("an empty minute"));
+        }
+        long ten = RollupTier.TEN_MINUTES.bucketNanos();
+        for (long start = hour; start < hour + HOUR; start += ten) {
+            builds.buildFromParts(PROJECT, RollupTier.TEN_MINUTES, start).orElseThrow();
         }
         builds.buildFromParts(PROJECT, RollupTier.HOUR, hour).orElseThrow();
     }
@@ -187,10 +194,14 @@ final class FleetArchive implements AutoCloseable {
         copy(RollupTier.HOUR, hour, shift);
     }
 
-    /** Writes the ingested hour's minute rollups moved to the hour {@code hour + shift}. */
+    /** Writes the ingested hour's minute and ten-minute rollups moved to the hour {@code hour + shift}. */
     void copyMinutes(long shift) {
         for (long minute = hour; minute < hour + HOUR; minute += MINUTE) {
             copy(RollupTier.MINUTE, minute, shift);
+        }
+        long ten = RollupTier.TEN_MINUTES.bucketNanos();
+        for (long start = hour; start < hour + HOUR; start += ten) {
+            copy(RollupTier.TEN_MINUTES, start, shift);
         }
     }
 

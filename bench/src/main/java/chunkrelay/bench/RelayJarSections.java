@@ -122,6 +122,51 @@ final class RelayJarSections {
         }
     }
 
+    /**
+     * Ranges cut on a second against the fleet's rate ({@link FleetRangeCost}): {@code -Dbench.ranges.processes}
+     * (20,50,100,200,400 by default; 20,200 with {@code -Dbench.quick=true}), each an hour backfilled then
+     * {@code -Dbench.ranges.live-seconds} (180) live; {@code -Dbench.ranges.jars=/a.jar,/b.jar} measures other
+     * builds of the relay in the same run, each after this one, for a before and after.
+     */
+    void ranges() throws Exception {
+        boolean quick = Boolean.getBoolean("bench.quick");
+        String sizes = System.getProperty("bench.ranges.processes", "default");
+        if (sizes.isBlank() || sizes.equals("default")) {
+            sizes = quick ? "20,200" : "20,50,100,200,400";
+        }
+        Duration live = Duration.ofSeconds(Long.getLong("bench.ranges.live-seconds", 180));
+        List<Path> jars = new ArrayList<>(List.of(jar));
+        for (String other : System.getProperty("bench.ranges.jars", "").split(",")) {
+            if (!other.isBlank()) {
+                jars.add(Path.of(other.trim()));
+            }
+        }
+        out.printf("%nRanges cut on a second against the fleet's rate, the relay as shipped (shaded jar, default"
+                + " configuration, -Xmx%s): N processes of four threads each%n  ending a 10 s chunk every 10 s"
+                + " (synthetic, 400 samples); an hour of them written into the archive before the relay starts and"
+                + " rolled up by its%n  builder, then %d s live (dated now, over HTTP); from the live phase's second"
+                + " minute, every 20 s, each range asked with from and to%n  on a second inside a minute: statuses,"
+                + " wall time against the floor (one minute rollup of that fleet read and decoded in the bench JVM),"
+                + "%n  the relay's CPU; then, in this process over the archive the relay left, where a settled"
+                + " hour's answer goes%n", FleetRangeCost.HEAP, live.toSeconds());
+        for (Path build : jars) {
+            out.printf("  relay %s%n", build);
+            for (String size : sizes.split(",")) {
+                int processes = Integer.parseInt(size.trim());
+                Path work = Files.createTempDirectory("chunk-relay-ranges-");
+                progress("ranges: " + processes + " processes, an hour backfilled, then " + live.toSeconds()
+                        + " s live (" + build.getFileName() + ")");
+                try {
+                    FleetRangeCost.Result result = FleetRangeCost.run(build, work, processes, live);
+                    FleetRangeCost.lines(result).forEach(line -> out.printf("  %s%n", line));
+                    out.flush();
+                } finally {
+                    BenchmarkSuite.deleteTree(work);
+                }
+            }
+        }
+    }
+
     /** A wrong count is a bug, not a figure: the section's lines go to stderr, then the run stops. */
     private static void failOnWrongCounts(List<String> lines, List<String> wrong) {
         if (!wrong.isEmpty()) {

@@ -9,7 +9,8 @@ import java.util.TreeMap;
 
 /**
  * Rollups in the bucket: {@code rollups/{project}/{yyyy-mm-dd}/{tier}{HHmm|HH|}.{chunks}}, e.g.
- * {@code rollups/1/2026-11-26/m1003.120}, {@code .../h10.7200}, {@code .../d.172800}. The number is how many chunk
+ * {@code rollups/1/2026-11-26/m1003.120}, {@code .../t1000.1200} (ten minutes), {@code .../h10.7200},
+ * {@code .../d.172800}. The number is how many chunk
  * entries the rollup holds: a rollup only ever gains chunks (late ones), so of several versions of one bucket the
  * largest is the newest, and a slow builder's older version written after a newer one is never read. Versions are
  * written once ({@code If-None-Match: *}) with the archive's compression; the same inputs give the same bytes, so two

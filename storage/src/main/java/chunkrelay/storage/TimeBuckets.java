@@ -113,12 +113,13 @@ public final class TimeBuckets {
     }
 
     /**
-     * A bucket's name within its day's folder: {@code HHmm} for a minute, {@code HH} for an hour, nothing for a day.
+     * A bucket's name within its day's folder: {@code HHmm} for a minute and for ten minutes (of its first minute),
+     * {@code HH} for an hour, nothing for a day.
      */
     public static String name(RollupTier tier, long bucketNanos) {
         Instant start = Instant.ofEpochSecond(Math.floorDiv(bucketNanos, SECOND_NANOS));
         return switch (tier) {
-            case MINUTE -> HOUR_MINUTE.format(start);
+            case MINUTE, TEN_MINUTES -> HOUR_MINUTE.format(start);
             case HOUR -> HOUR.format(start);
             case DAY -> "";
         };
@@ -132,6 +133,7 @@ public final class TimeBuckets {
     public static long parse(RollupTier tier, LocalDate day, String name) {
         String pattern = switch (tier) {
             case MINUTE -> "([01][0-9]|2[0-3])[0-5][0-9]";
+            case TEN_MINUTES -> "([01][0-9]|2[0-3])[0-5]0";
             case HOUR -> "[01][0-9]|2[0-3]";
             case DAY -> "";
         };
@@ -143,7 +145,7 @@ public final class TimeBuckets {
         if (tier != RollupTier.DAY) {
             start += Integer.parseInt(name.substring(0, 2)) * HOUR_NANOS;
         }
-        if (tier == RollupTier.MINUTE) {
+        if (tier == RollupTier.MINUTE || tier == RollupTier.TEN_MINUTES) {
             start += Integer.parseInt(name.substring(2)) * MINUTE_NANOS;
         }
         return start;

@@ -17,10 +17,10 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Brings an archive written before the index by time up to date, for the {@code reindex} command: files every chunk
- * of a project's days in the index, then builds the rollups of every settled minute, hour and day it filed them
- * under ({@link RollupCascade}, as the builder does). Safe beside running relays: index entries and rollup versions
- * are written idempotently.
+ * Brings an archive written before the index by time up to date, for the {@code reindex} command: files every chunk of
+ * a project's days in the index, then builds the rollups of every settled minute, ten minutes, hour and day it filed
+ * them under ({@link RollupCascade}, as the builder does). Safe beside running relays: index entries and rollup
+ * versions are written idempotently.
  */
 @Singleton
 public class ArchiveReindex {
@@ -36,11 +36,11 @@ public class ArchiveReindex {
 
     /** What one reindex did. */
     public record Summary(String projectId, LocalDate from, LocalDate to, int indexed, int withoutTimes,
-                          int minutes, int hours, int days) {
+                          int minutes, int tens, int hours, int days) {
         public String describe() {
             return "reindex of project " + projectId + ", " + from + ".." + to + ": chunks indexed " + indexed
                     + ", without sample times (left out) " + withoutTimes + ", rollups built " + minutes
-                    + " minutes, " + hours + " hours, " + days + " days";
+                    + " minutes, " + tens + " ten minutes, " + hours + " hours, " + days + " days";
         }
     }
 
@@ -75,7 +75,8 @@ public class ArchiveReindex {
         cascade.buildMinutes(projectId, minutes, due, tier -> built.merge(tier, 1, Integer::sum));
         cascade.buildDue(projectId, due, tier -> built.merge(tier, 1, Integer::sum));
         return new Summary(projectId, from, to, indexed, withoutTimes, built.getOrDefault(RollupTier.MINUTE, 0),
-                built.getOrDefault(RollupTier.HOUR, 0), built.getOrDefault(RollupTier.DAY, 0));
+                built.getOrDefault(RollupTier.TEN_MINUTES, 0), built.getOrDefault(RollupTier.HOUR, 0),
+                built.getOrDefault(RollupTier.DAY, 0));
     }
 
     /** Files one chunk in the index; false when its metadata has no sample times (chunks of old relays). */

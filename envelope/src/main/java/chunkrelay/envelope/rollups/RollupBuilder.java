@@ -30,13 +30,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Builds rollups ahead of queries, every {@code relay.rollups.interval}: each minute of each project once it has
- * settled ({@code relay.rollups.delay} after its end), each hour and day once all of their minutes have, and again
- * every rollup a late chunk belongs in, then takes the chunk off the late queue. Every replica runs it; builds are
- * idempotent, so the replicas need no coordinator. A starting relay looks back {@code relay.rollups.lookback} for
- * minutes left without a rollup. Runs in the server only, on one thread of its own, every interval of the relay's clock
- * ({@link ClockedSchedule}); on the same thread, every {@value #SHARE_SECONDS} s at most, it shares this relay's
- * partial rollups of the open minutes with the other replicas ({@link OpenMinutes#share}), whether it builds
- * rollups or not, and once more at its stop.
+ * settled ({@code relay.rollups.delay} after its end), each ten minutes, hour and day once all of their minutes have,
+ * and again every rollup a late chunk belongs in, then takes the chunk off the late queue. Every replica runs it;
+ * builds are idempotent, so the replicas need no coordinator. A starting relay looks back {@code
+ * relay.rollups.lookback} for minutes left without a rollup. Runs in the server only, on one thread of its own, every
+ * interval of the relay's clock ({@link ClockedSchedule}); on the same thread, every {@value #SHARE_SECONDS} s at most,
+ * it shares this relay's partial rollups of the open minutes with the other replicas ({@link OpenMinutes#share}),
+ * whether it builds rollups or not, and once more at its stop.
  */
 @Singleton
 @Requires(notEnv = Environment.CLI)
@@ -57,7 +57,7 @@ public class RollupBuilder implements ApplicationEventListener<ServerStartupEven
     private final AtomicInteger lateChunks;
     /** Per project, the newest minute examined; builder thread only. */
     private final Map<String, Long> examinedUpTo = new HashMap<>();
-    /** Per project, hours and days with minutes built whose own rollup is still due; builder thread only. */
+    /** Per project, the coarser buckets with minutes built whose own rollup is still due; builder thread only. */
     private final Map<String, RollupCascade.Due> due = new HashMap<>();
     private final ClockedSchedule schedule;
     private final OpenMinutes openMinutes;
@@ -122,7 +122,7 @@ public class RollupBuilder implements ApplicationEventListener<ServerStartupEven
         }
     }
 
-    /** One round over every project: settled minutes, due hours and days, late chunks. */
+    /** One round over every project: settled minutes, due ten minutes, hours and days, late chunks. */
     public synchronized void runOnce() {
         int late = 0;
         for (String project : archive.listProjects()) {
@@ -153,7 +153,7 @@ public class RollupBuilder implements ApplicationEventListener<ServerStartupEven
                 }
                 for (long minute : overlapped) {
                     if (minute >= since && minute <= lastSettled) {
-                        // a relay stopped before an hour's rollup: its hours are due again
+                        // a relay stopped before the coarser rollups: they are due again
                         due(project).minute(minute);
                         if (!built.contains(minute)) {
                             unbuilt.add(minute);

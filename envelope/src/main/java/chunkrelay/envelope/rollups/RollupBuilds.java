@@ -23,9 +23,11 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * How one rollup is built: a minute's from the derived chunks its index lists, an hour's from its minutes' newest
- * rollups, a day's from its hours'. Deterministic (the same inputs give the same bytes) and idempotent (a version is
- * written once), so any number of replicas may build the same rollup.
+ * How one rollup is built: a minute's from the derived chunks its index lists, ten minutes' from their minutes'
+ * newest rollups, an hour's from its ten-minute rollups (and the minutes of those not built), a day's from its hours'.
+ * Deterministic (the same inputs give the same bytes: a merge's result is in canonical order, so an hour from its ten
+ * minutes equals one from its minutes) and idempotent (a version is written once), so any number of replicas may build
+ * the same rollup.
  */
 @Singleton
 public class RollupBuilds {
@@ -128,8 +130,8 @@ public class RollupBuilds {
     }
 
     /**
-     * Builds an hour's or a day's rollup from the newest rollups of its parts (minutes, or hours); empty when it has
-     * none, or when one was replaced while it was read (the next round builds it).
+     * Builds the rollup of ten minutes, an hour or a day from the newest rollups of its parts ({@link #parts}); empty
+     * when it has none, or when one was replaced while it was read (the next round builds it).
      */
     public Optional<RollupObjects.Version> buildFromParts(String projectId, RollupTier tier, long bucket) {
         long end = bucket + tier.bucketNanos();
@@ -146,7 +148,7 @@ public class RollupBuilds {
                 return Optional.empty();
             }
             merger.add(rollup.get());
-            if (tier.finer() == RollupTier.MINUTE) {
+            if (part.tier() == RollupTier.MINUTE) {
                 minuteVersions.put(part.bucketNanos(), part.chunks());
             } else {
                 minuteVersions.putAll(rollup.get().minuteVersions());
@@ -167,13 +169,36 @@ public class RollupBuilds {
         return Optional.of(version);
     }
 
-    /** The newest rollups of the parts of an hour (its minutes) or a day (its hours), by start. */
+    /**
+     * The newest rollups of the parts of ten minutes (their minutes), an hour (its ten-minute rollups, and the minutes
+     * of those not built: an hour of an archive older than the ten-minute tier) or a day (its hours), by start.
+     */
     public Map<Long, RollupObjects.Version> parts(String projectId, RollupTier tier, long bucket) {
-        String within = tier == RollupTier.HOUR ? TimeBuckets.name(RollupTier.HOUR, bucket) : "";
+        Map<Long, RollupObjects.Version> parts = newestWithin(projectId, tier.finer(), tier, bucket);
+        if (tier == RollupTier.HOUR) {
+            for (Map.Entry<Long, RollupObjects.Version> minute
+                    : newestWithin(projectId, RollupTier.MINUTE, tier, bucket).entrySet()) {
+                if (!parts.containsKey(TimeBuckets.bucketOf(RollupTier.TEN_MINUTES, minute.getKey()))) {
+                    parts.put(minute.getKey(), minute.getValue());
+                }
+            }
+        }
+        return parts;
+    }
+
+    /** The newest rollups of a tier within one bucket of a coarser one, by start; one listing. */
+    private Map<Long, RollupObjects.Version> newestWithin(String projectId, RollupTier tier, RollupTier within,
+                                                          long bucket) {
+        // the names of a bucket's parts share its own name's prefix: HH for an hour, HHm for ten minutes
+        String prefix = switch (within) {
+            case DAY -> "";
+            case HOUR -> TimeBuckets.name(RollupTier.HOUR, bucket);
+            default -> TimeBuckets.name(within, bucket).substring(0, 3);
+        };
         Map<Long, RollupObjects.Version> parts = new TreeMap<>();
-        long end = bucket + tier.bucketNanos();
+        long end = bucket + within.bucketNanos();
         for (Map.Entry<Long, RollupObjects.Version> part
-                : rollups.newest(projectId, TimeBuckets.dayOf(bucket), tier.finer(), within).entrySet()) {
+                : rollups.newest(projectId, TimeBuckets.dayOf(bucket), tier, prefix).entrySet()) {
             if (part.getKey() >= bucket && part.getKey() < end) {
                 parts.put(part.getKey(), part.getValue());
             }

@@ -19,11 +19,11 @@ import java.util.TreeSet;
 import java.util.function.Consumer;
 
 /**
- * The minute → hour → day cascade, for the builder and the {@code reindex} command alike: a minute's rollup is built
- * once the minute has settled, and makes its hour due; a due hour or day is brought up to date once its last minute
- * has settled (built again when its newest version holds fewer chunks than its parts' newest together), and makes its
- * day due in turn. Late chunks go down the same cascade ({@link #absorbLate}). What is built is told to a
- * {@code built} listener, by tier.
+ * The minute → ten minutes → hour → day cascade, for the builder and the {@code reindex} command alike: a minute's
+ * rollup is built once the minute has settled, and makes its ten minutes due; due ten minutes, hours and days are
+ * brought up to date once their last minute has settled (built again when the newest version holds fewer chunks than
+ * its parts' newest together), each making the bucket it is part of due in turn. Late chunks go down the same cascade
+ * ({@link #absorbLate}). What is built is told to a {@code built} listener, by tier.
  */
 @Singleton
 public class RollupCascade {
@@ -39,18 +39,19 @@ public class RollupCascade {
         this.buckets = buckets;
     }
 
-    /** The hours and days of one project whose rollups are due, a part of them built. Not thread-safe. */
+    /** The ten minutes, hours and days of one project whose rollups are due, a part of them built. Not thread-safe. */
     public static final class Due {
+        private final Set<Long> tens = new TreeSet<>();
         private final Set<Long> hours = new TreeSet<>();
         private final Set<Long> days = new TreeSet<>();
 
-        /** A minute of an hour has a rollup (or may have one not yet in its hour's): the hour is due. */
+        /** A minute has a rollup (or may have one not yet in its ten minutes'): its ten minutes are due. */
         public void minute(long minuteNanos) {
-            hours.add(TimeBuckets.bucketOf(RollupTier.HOUR, minuteNanos));
+            tens.add(TimeBuckets.bucketOf(RollupTier.TEN_MINUTES, minuteNanos));
         }
     }
 
-    /** Builds the rollup of each minute that has settled, from the index; each one built makes its hour due. */
+    /** Builds the rollup of each minute that has settled, from the index; each one built makes its ten minutes due. */
     public void buildMinutes(String project, Collection<Long> minutes, Due due, Consumer<RollupTier> built) {
         for (long minute : minutes) {
             if (buckets.settled(minute) && builds.buildMinute(project, minute).isPresent()) {
@@ -60,15 +61,16 @@ public class RollupCascade {
         }
     }
 
-    /** Brings the due hours that have settled up to date, then the due days; the others stay due. */
+    /** Brings the due ten minutes that have settled up to date, then the due hours, then days; the others stay due. */
     public void buildDue(String project, Due due, Consumer<RollupTier> built) {
+        buildDue(project, RollupTier.TEN_MINUTES, due.tens, due.hours, built);
         buildDue(project, RollupTier.HOUR, due.hours, due.days, built);
         buildDue(project, RollupTier.DAY, due.days, null, built);
     }
 
     /**
-     * Puts every late chunk of a project whose form is derived into the rollups of its settled minute, hour and day,
-     * and takes it off the late queue once they all hold it (see docs/archive.md, late chunks).
+     * Puts every late chunk of a project whose form is derived into the rollups of its settled minute, ten minutes,
+     * hour and day, and takes it off the late queue once they all hold it (see docs/archive.md, late chunks).
      *
      * @return how many late entries the queue held
      */
@@ -114,15 +116,16 @@ public class RollupCascade {
     }
 
     /**
-     * Whether the hour and the day of a minute hold the minute's newest rollup, or have not settled yet: a settled one
-     * that does not is brought up to date first.
+     * Whether the ten minutes, the hour and the day of a minute hold the minute's newest rollup, or have not settled
+     * yet: a settled one that does not is brought up to date first, finest first, since each is made of the finer.
      */
     private boolean coarserHold(String project, long minute, Consumer<RollupTier> built) {
-        long hour = TimeBuckets.bucketOf(RollupTier.HOUR, minute);
-        long day = TimeBuckets.bucketOf(RollupTier.DAY, minute);
-        boolean hourHolds = !buckets.settled(RollupTier.HOUR, hour) || ensure(project, RollupTier.HOUR, hour, built);
-        boolean dayHolds = !buckets.settled(RollupTier.DAY, day) || ensure(project, RollupTier.DAY, day, built);
-        return hourHolds && dayHolds;
+        boolean hold = true;
+        for (RollupTier tier = RollupTier.TEN_MINUTES; tier != null; tier = tier.coarser()) {
+            long bucket = TimeBuckets.bucketOf(tier, minute);
+            hold &= !buckets.settled(tier, bucket) || ensure(project, tier, bucket, built);
+        }
+        return hold;
     }
 
     private void buildDue(String project, RollupTier tier, Set<Long> due, Set<Long> dueNext,
@@ -140,8 +143,8 @@ public class RollupCascade {
     }
 
     /**
-     * Builds an hour's or day's rollup when its newest version holds fewer chunks than its parts' newest; true when
-     * it is up to date after.
+     * Builds the rollup of ten minutes, an hour or a day when its newest version holds fewer chunks than its parts'
+     * newest; true when it is up to date after.
      */
     private boolean ensure(String project, RollupTier tier, long bucket, Consumer<RollupTier> built) {
         long expected = builds.parts(project, tier, bucket).values().stream()

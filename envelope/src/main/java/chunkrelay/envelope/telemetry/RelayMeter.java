@@ -94,7 +94,8 @@ public enum RelayMeter {
             tag("outcome", "stored", "failed")),
 
     // rollups
-    ROLLUPS_BUILT("relay.rollups.built", COUNTER, "rollups built, by tier", tag("tier", "minute", "hour", "day")),
+    ROLLUPS_BUILT("relay.rollups.built", COUNTER, "rollups built, by tier",
+            tag("tier", "minute", "ten_minutes", "hour", "day")),
     ROLLUPS_LATE_CHUNKS("relay.rollups.late.chunks", GAUGE,
             "chunks in the late queues of all projects at the builder's last round"),
     ROLLUPS_OPEN_MINUTES("relay.rollups.open.minutes", GAUGE, "minutes not settled yet with a partial rollup here"),

@@ -239,18 +239,16 @@ public class RangeReader {
 
         /**
          * {@code [from, to)}, on minute bounds: the coarsest rollups that are built and fit, partials of open minutes,
-         * chunks elsewhere.
+         * chunks elsewhere. Each tier's buckets are made of the next finer tier's, so a range whose minutes are all
+         * built reads at most 9 minutes, 5 ten minutes and 23 hours at each end, and its whole days.
          */
         private void wholeMinutes(long from, long to) {
             long rawFrom = -1;
             long t = from;
             while (t < to) {
-                long next = covered(RollupTier.DAY, t, to);
-                if (next < 0) {
-                    next = covered(RollupTier.HOUR, t, to);
-                }
-                if (next < 0) {
-                    next = covered(RollupTier.MINUTE, t, to);
+                long next = -1;
+                for (RollupTier tier = RollupTier.DAY; next < 0 && tier != null; tier = tier.finer()) {
+                    next = covered(tier, t, to);
                 }
                 if (next < 0 && fits(RollupTier.MINUTE) && open(t, t, t + MINUTE)) {
                     next = t + MINUTE;
