@@ -13,9 +13,11 @@ import java.util.Random;
  * in the new one; every other function's cost is the same in both. Load moves between the releases: in the old one
  * the web servers are busy (four threads sampled) and the workers nearly idle (one thread), in the new one the other
  * way round, so the pooled share of every handler and task moves a lot without any function's cost changing. Chunks
- * of 10 ms steps; seeded by process and start, so the fleet is the same every run.
+ * of 10 ms steps; seeded by process and the start's offset in its hour, so the fleet sent from the same offset (the
+ * tests send it from an hour's start) is the same every run, whatever the hour it runs in.
  */
 public final class ReleaseFleet {
+    private static final long HOUR_NANOS = 3_600_000_000_000L;
     public static final int PROCESSES = 20;
     public static final String OLD = "app@1.0.0";
     public static final String NEW = "app@2.0.0";
@@ -86,7 +88,7 @@ public final class ReleaseFleet {
 
     /** One chunk of a process: {@code steps} steps of 10 ms from {@code startNanos}, each thread sampled at each. */
     public byte[] chunk(int process, long startNanos, int steps) {
-        Random random = new Random(process * 7_919L + startNanos);
+        Random random = new Random(process * 7_919L + Math.floorMod(startNanos, HOUR_NANOS));
         double regressed = release(process).equals(OLD) ? OLD_SHARE : NEW_SHARE;
         int kind = web(process) ? 0 : 1;
         StringBuilder json = new StringBuilder(4096 + steps * threads(process) * 64);
