@@ -13,11 +13,13 @@ import java.util.Random;
  * in the new one; every other function's cost is the same in both. Load moves between the releases: in the old one
  * the web servers are busy (four threads sampled) and the workers nearly idle (one thread), in the new one the other
  * way round, so the pooled share of every handler and task moves a lot without any function's cost changing. Chunks
- * of 10 ms steps; seeded by process and the start's offset in its hour, so the fleet sent from the same offset (the
- * tests send it from an hour's start) is the same every run, whatever the hour it runs in.
+ * of 10 ms steps; seeded by process and start, so the fleet is the same every run; one sent from a start that follows
+ * the clock ({@link #seededAsFrom}) takes the samples of the fleet sent from {@link #SEEDED_START}, whatever the hour
+ * the test runs in.
  */
 public final class ReleaseFleet {
-    private static final long HOUR_NANOS = 3_600_000_000_000L;
+    /** The start whose samples a fleet sent from a start that follows the clock takes. */
+    public static final long SEEDED_START = 1_795_000_000_000_000_000L;
     public static final int PROCESSES = 20;
     public static final String OLD = "app@1.0.0";
     public static final String NEW = "app@2.0.0";
@@ -35,8 +37,23 @@ public final class ReleaseFleet {
     /** Frames: main, serve, work, encode_json, the handlers, the tasks, the leaves. */
     private final List<String[]> frames = new ArrayList<>();
     private final String stacksJson;
+    /** Added to a chunk's start to seed its samples. */
+    private final long seedShift;
 
     public ReleaseFleet() {
+        this(0);
+    }
+
+    /**
+     * A fleet to be sent from {@code start} (one that follows the test's clock) with the samples of the fleet sent
+     * from {@link #SEEDED_START}: the same every run, whatever the hour.
+     */
+    public static ReleaseFleet seededAsFrom(long start) {
+        return new ReleaseFleet(SEEDED_START - start);
+    }
+
+    private ReleaseFleet(long seedShift) {
+        this.seedShift = seedShift;
         frame("main", "app.main", "app/main.py");
         frame("serve", "app.web", "app/web.py");
         frame("work", "app.worker", "app/worker.py");
@@ -88,7 +105,7 @@ public final class ReleaseFleet {
 
     /** One chunk of a process: {@code steps} steps of 10 ms from {@code startNanos}, each thread sampled at each. */
     public byte[] chunk(int process, long startNanos, int steps) {
-        Random random = new Random(process * 7_919L + Math.floorMod(startNanos, HOUR_NANOS));
+        Random random = new Random(process * 7_919L + startNanos + seedShift);
         double regressed = release(process).equals(OLD) ? OLD_SHARE : NEW_SHARE;
         int kind = web(process) ? 0 : 1;
         StringBuilder json = new StringBuilder(4096 + steps * threads(process) * 64);

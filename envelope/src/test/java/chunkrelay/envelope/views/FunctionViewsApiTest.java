@@ -68,7 +68,7 @@ class FunctionViewsApiTest {
         relay = RunningRelay.start(s3, Map.of("test.clock", "manual", "relay.links.window", "0s",
                 "relay.rollups.interval", "1h", "relay.views.max-chunks", "60"));
         start = Math.floorDiv(nanos(relay.clock().instant()), HOUR) * HOUR - 4 * HOUR;
-        new ReleaseFleet().send(relay, start, CHUNKS, STEPS);
+        ReleaseFleet.seededAsFrom(start).send(relay, start, CHUNKS, STEPS);
         relay.bean(RollupBuilder.class).runOnce();
         archived = new ArrayList<>();
         for (ArchivedChunk chunk : relay.archivedChunks()) {

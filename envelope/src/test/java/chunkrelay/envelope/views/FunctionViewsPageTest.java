@@ -38,7 +38,7 @@ class FunctionViewsPageTest {
              HeadlessChromium browser = HeadlessChromium.start(1400, 2400)) {
             long now = relay.clock().instant().getEpochSecond() * 1_000_000_000L;
             long start = Math.floorDiv(now, 60 * MINUTE) * 60 * MINUTE - 4 * 60 * MINUTE;
-            new ReleaseFleet().send(relay, start, 6, 500);
+            ReleaseFleet.seededAsFrom(start).send(relay, start, 6, 500);
             relay.bean(RollupBuilder.class).runOnce();
             URI base = URI.create("http://localhost:" + relay.uri().getPort());
             browser.navigate(base.resolve("/?project=1&from=" + Instant.ofEpochSecond(0, start) + "&to="
