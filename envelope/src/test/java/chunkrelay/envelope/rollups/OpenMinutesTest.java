@@ -1,8 +1,5 @@
 package chunkrelay.envelope.rollups;
 
-import chunkrelay.chunk.testing.Await;
-import chunkrelay.envelope.derivation.ChunkDerivations;
-import chunkrelay.envelope.derivation.DerivationSchedule;
 import chunkrelay.envelope.testing.FleetChunks;
 import chunkrelay.envelope.testing.RelayClient;
 import chunkrelay.envelope.testing.RunningRelay;
@@ -111,7 +108,7 @@ class OpenMinutesTest {
                 sentAt.get(p % relays.size()).add(nanos(to.clock().instant()));
             }
             for (int r = 0; r < relays.size(); r++) {
-                derive(relays.get(r), sentAt.get(r));
+                LiveFleet.deriveWindowsEnded(relays.get(r), sentAt.get(r));
                 relays.get(r).bean(OpenMinutes.class).share();
                 if (step % 2 == 0) {
                     relays.get(r).bean(RollupBuilder.class).runOnce();
@@ -142,7 +139,7 @@ class OpenMinutesTest {
         for (int step = 0; step < 36; step++) {
             for (int r = 0; r < relays.size(); r++) {
                 relays.get(r).clock().advance(STEP);
-                derive(relays.get(r), sentAt.get(r));
+                LiveFleet.deriveWindowsEnded(relays.get(r), sentAt.get(r));
             }
         }
         relays.forEach(r -> r.bean(RollupBuilder.class).runOnce());
@@ -160,22 +157,7 @@ class OpenMinutesTest {
     }
 
     private static void send(RunningRelay relay, int profiler, long startNanos) {
-        byte[] chunk = CHUNKS.chunk(profiler, FleetChunks.release(profiler, FLEET), startNanos, SAMPLES_PER_CHUNK);
-        assertEquals(200, relay.client().post("/api/1/envelope/?sentry_key=c0ffee5e1ec7ab1e5a11ab1e0b5e55ed",
-                FleetChunks.envelope(chunk)).status());
-    }
-
-    /** Derives what the relay's clock brought to the end of its window, and waits until that is done. */
-    private static void derive(RunningRelay relay, Deque<Long> sentAt) throws InterruptedException {
-        long now = nanos(relay.clock().instant());
-        while (!sentAt.isEmpty() && sentAt.peek() + 30 * SECOND <= now) {
-            sentAt.poll();
-        }
-        ChunkDerivations derivations = relay.bean(ChunkDerivations.class);
-        relay.bean(DerivationSchedule.class).runDue();
-        Await.until(() -> "chunks past their window derived: " + derivations.pendingCount() + " pending, "
-                + sentAt.size() + " in their window", Duration.ofSeconds(30),
-                () -> derivations.pendingCount() == sentAt.size());
+        LiveFleet.send(relay, CHUNKS, FLEET, profiler, startNanos, SAMPLES_PER_CHUNK);
     }
 
     private static long nanos(Instant instant) {

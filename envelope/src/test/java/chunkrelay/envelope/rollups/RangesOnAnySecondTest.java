@@ -1,12 +1,8 @@
 package chunkrelay.envelope.rollups;
 
-import chunkrelay.chunk.testing.Await;
-import chunkrelay.envelope.derivation.ChunkDerivations;
-import chunkrelay.envelope.derivation.DerivationSchedule;
 import chunkrelay.envelope.testing.FleetChunks;
 import chunkrelay.envelope.testing.RunningRelay;
 import chunkrelay.storage.EmbeddedS3Server;
-import chunkrelay.storage.TimeBuckets;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -61,7 +57,7 @@ class RangesOnAnySecondTest {
                     sent++;
                     sentAt.add(now);
                 }
-                derive(relay, sentAt);
+                LiveFleet.deriveWindowsEnded(relay, sentAt);
                 if (step % 2 == 0) {
                     relay.bean(RollupBuilder.class).runOnce();
                 }
@@ -80,7 +76,7 @@ class RangesOnAnySecondTest {
             // the fleet stops: its last chunks leave their window, every minute settles and is rolled up
             for (int step = 0; step < 36; step++) {
                 relay.clock().advance(STEP);
-                derive(relay, sentAt);
+                LiveFleet.deriveWindowsEnded(relay, sentAt);
             }
             relay.bean(RollupBuilder.class).runOnce();
             List<FleetAnswers.Archived> archived = FleetAnswers.Archived.all(relay);
@@ -110,22 +106,7 @@ class RangesOnAnySecondTest {
     }
 
     private static void send(RunningRelay relay, int profiler, long startNanos) {
-        byte[] chunk = CHUNKS.chunk(profiler, FleetChunks.release(profiler, FLEET), startNanos, SAMPLES_PER_CHUNK);
-        assertEquals(200, relay.client().post("/api/1/envelope/?sentry_key=c0ffee5e1ec7ab1e5a11ab1e0b5e55ed",
-                FleetChunks.envelope(chunk)).status());
-    }
-
-    /** Derives what the relay's clock brought to the end of its window, and waits until that is done. */
-    private static void derive(RunningRelay relay, Deque<Long> sentAt) throws InterruptedException {
-        long now = nanos(relay.clock().instant());
-        while (!sentAt.isEmpty() && sentAt.peek() + 30 * SECOND <= now) {
-            sentAt.poll();
-        }
-        ChunkDerivations derivations = relay.bean(ChunkDerivations.class);
-        relay.bean(DerivationSchedule.class).runDue();
-        Await.until(() -> "chunks past their window derived: " + derivations.pendingCount() + " pending, "
-                + sentAt.size() + " in their window", Duration.ofSeconds(30),
-                () -> derivations.pendingCount() == sentAt.size());
+        LiveFleet.send(relay, CHUNKS, FLEET, profiler, startNanos, SAMPLES_PER_CHUNK);
     }
 
     private static long seconds(long nanos) {
