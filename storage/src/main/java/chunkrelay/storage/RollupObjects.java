@@ -40,8 +40,12 @@ public final class RollupObjects {
      * hour's {@code HH} for minutes, empty for all), by bucket start; one listing.
      */
     public Map<Long, Version> newest(String projectId, LocalDate day, RollupTier tier, String within) {
+        return newestByBucket(versions(projectId, day, tier, within));
+    }
+
+    private static Map<Long, Version> newestByBucket(List<Version> versions) {
         Map<Long, Version> newest = new TreeMap<>();
-        for (Version version : versions(projectId, day, tier, within)) {
+        for (Version version : versions) {
             newest.merge(version.bucketNanos(), version, (a, b) -> a.chunks() >= b.chunks() ? a : b);
         }
         return newest;
@@ -94,19 +98,9 @@ public final class RollupObjects {
     /** The newest detail of each minute of a project's day whose name starts with {@code within} ({@code HH}). */
     public Map<Long, Detail> newestDetails(String projectId, LocalDate day, String within) {
         Map<Long, Detail> newest = new TreeMap<>();
-        for (Detail detail : details(projectId, day, within)) {
-            newest.merge(detail.minuteNanos(), detail, (a, b) -> a.chunks() >= b.chunks() ? a : b);
-        }
+        newestByBucket(list(projectId, day, DETAIL, RollupTier.MINUTE, within)).forEach((minute, version) ->
+                newest.put(minute, new Detail(projectId, minute, version.chunks())));
         return newest;
-    }
-
-    /** Every stored detail of a project's day whose name starts with {@code within}. */
-    public List<Detail> details(String projectId, LocalDate day, String within) {
-        List<Detail> details = new ArrayList<>();
-        for (Version version : list(projectId, day, DETAIL, RollupTier.MINUTE, within)) {
-            details.add(new Detail(projectId, version.bucketNanos(), version.chunks()));
-        }
-        return details;
     }
 
     public Optional<byte[]> read(Detail detail) {
@@ -116,10 +110,6 @@ public final class RollupObjects {
     /** Writes a detail once; false when it existed. */
     public boolean write(Detail detail, byte[] rollup) {
         return store.storeObjectIfAbsent(detail.key(), store.settings().compression().compress(rollup));
-    }
-
-    public void remove(Detail detail) {
-        store.deleteObject(detail.key());
     }
 
     /** A version's bytes as written, decompressed; empty when it is gone (replaced and removed meanwhile). */

@@ -130,21 +130,32 @@ final class OpenMinute {
     /** Merges what is queued and gives the partial with the names it covers (a copy, for one query). */
     synchronized Folded fold(Function<Queued, ExportProfilesServiceRequest> parse) {
         if (!queued.isEmpty()) {
-            long end = start + RollupTier.MINUTE.bucketNanos();
-            // per second, so that a range starting or ending inside the minute is answered from the partial
-            ProfileMerger merger = Rollup.detailMerger(start, end, RollupTier.MINUTE.ticks());
-            if (merged != null) {
-                merger.add(merged);
-            }
+            ProfileMerger merger = mergerWithDerived();
             for (Queued form : queued) {
                 merger.add(parse.apply(form), form.platform(), form.release(), form.environment());
             }
-            merged = new Rollup(start, end, merger.result(), new TreeSet<>(included), new TreeMap<>());
+            merged = new Rollup(start, end(), merger.result(), new TreeSet<>(included), new TreeMap<>());
             mergedBytes = estimate(merged.profile());
             queued.clear();
             queuedBytes = 0;
         }
         return new Folded(new Partial(withReceived(), Set.copyOf(waiting)), changes);
+    }
+
+    /**
+     * A merger of the minute holding what is derived and merged so far; per second, so that a range starting or ending
+     * inside the minute is answered from the partial.
+     */
+    private ProfileMerger mergerWithDerived() {
+        ProfileMerger merger = Rollup.detailMerger(start, end(), RollupTier.MINUTE.ticks());
+        if (merged != null) {
+            merger.add(merged);
+        }
+        return merger;
+    }
+
+    private long end() {
+        return start + RollupTier.MINUTE.bucketNanos();
     }
 
     /** The derived partial with the received chunks' segments merged in, made again only after a change. */
@@ -155,15 +166,11 @@ final class OpenMinute {
             return merged;
         }
         if (viewChanges != changes) {
-            long end = start + RollupTier.MINUTE.bucketNanos();
-            ProfileMerger merger = Rollup.detailMerger(start, end, RollupTier.MINUTE.ticks());
-            if (merged != null) {
-                merger.add(merged);
-            }
+            ProfileMerger merger = mergerWithDerived();
             received.merged().forEach(merger::add);
             SortedSet<String> names = new TreeSet<>(included);
             names.addAll(received.names());
-            view = new Rollup(start, end, merger.result(), names, new TreeMap<>());
+            view = new Rollup(start, end(), merger.result(), names, new TreeMap<>());
             viewBytes = estimate(view.profile());
             viewChanges = changes;
         }

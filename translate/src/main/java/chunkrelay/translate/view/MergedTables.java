@@ -94,23 +94,23 @@ final class MergedTables {
         merged.stepCounts.forEach(steps -> copy.stepCounts.add(steps.clone()));
         copy.chunkCounts.putAll(merged.chunkCounts);
         merged.chunkStepCounts.forEach((chunk, steps) -> copy.chunkStepCounts.put(chunk, steps.clone()));
+        addSampleGroups(copy);
+        return CanonicalOrder.of(copy);
+    }
+
+    /** Adds the sample groups merged so far to a profile's samples. */
+    private void addSampleGroups(MergedProfile profile) {
         for (Map.Entry<GroupKey, long[]> group : groups.entrySet()) {
             GroupKey key = group.getKey();
             long[] value = group.getValue();
-            copy.samples.add(new MergedProfile.SampleGroup(key.stack(), key.thread(), key.link(),
+            profile.samples.add(new MergedProfile.SampleGroup(key.stack(), key.thread(), key.link(),
                     key.periodType(), key.period(), value[0], value[1], value[2]));
         }
-        return CanonicalOrder.of(copy);
     }
 
     /** The merged profile, in canonical order; the tables must not be used after. */
     MergedProfile result() {
-        for (Map.Entry<GroupKey, long[]> group : groups.entrySet()) {
-            GroupKey key = group.getKey();
-            long[] value = group.getValue();
-            merged.samples.add(new MergedProfile.SampleGroup(key.stack(), key.thread(), key.link(),
-                    key.periodType(), key.period(), value[0], value[1], value[2]));
-        }
+        addSampleGroups(merged);
         groups.clear();
         return CanonicalOrder.of(merged);
     }
