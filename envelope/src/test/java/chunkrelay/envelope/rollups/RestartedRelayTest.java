@@ -1,8 +1,5 @@
 package chunkrelay.envelope.rollups;
 
-import chunkrelay.chunk.testing.Await;
-import chunkrelay.envelope.derivation.ChunkDerivations;
-import chunkrelay.envelope.derivation.DerivationSchedule;
 import chunkrelay.envelope.schedule.BackgroundWork;
 import chunkrelay.envelope.testing.FleetChunks;
 import chunkrelay.envelope.testing.RelayClient;
@@ -171,7 +168,7 @@ class RestartedRelayTest {
                     acknowledged.add(CHUNKS.chunkId(p, now - 10 * SECOND));
                     inWindow.add(now);
                 }
-                derive(relay, now);
+                LiveFleet.deriveWindowsEnded(relay, inWindow);
                 long since = Duration.between(started, relay.clock().instant()).toSeconds();
                 if (since % 5 == 0) {
                     relay.bean(OpenMinutes.class).share();
@@ -180,17 +177,6 @@ class RestartedRelayTest {
                     relay.bean(RollupBuilder.class).runOnce();
                 }
             }
-        }
-
-        private void derive(RunningRelay relay, long now) throws InterruptedException {
-            while (!inWindow.isEmpty() && inWindow.peek() + WINDOW.toNanos() <= now) {
-                inWindow.poll();
-            }
-            ChunkDerivations derivations = relay.bean(ChunkDerivations.class);
-            relay.bean(DerivationSchedule.class).runDue();
-            Await.until(() -> "chunks past their window derived: " + derivations.pendingCount() + " pending, "
-                    + inWindow.size() + " in their window", Duration.ofSeconds(30),
-                    () -> derivations.pendingCount() == inWindow.size());
         }
     }
 
