@@ -26,9 +26,10 @@ import static chunkrelay.storage.TimeBuckets.nanos;
 
 /**
  * A live fleet sent to the relay's shaded jar as shipped (600 MiB heap, 30 s link window, rollups every 10 s): the
- * recorded Java chunk as {@code processes} profilers each ending a 10 s chunk every 10 s, dated now. Every 15 s the
- * page's default range and the last five minutes are asked, timed and counted against the samples sent; when the
- * fleet stops and every chunk is derived, the run's range must hold every sample sent. The floor is the same range
+ * recorded Java chunk as {@code processes} profilers each ending a 10 s chunk every 10 s, dated now. Every 20 s the
+ * ranges of issue 48's acceptance are asked ({@link #askAll}), timed, and the profiles counted against the samples
+ * sent; when the fleet stops and every chunk is derived, the run's range, and one from a second inside it, must hold
+ * exactly the samples sent in it. The floor is the same range
  * asked again once every minute of it has settled into rollups and nothing is sent: what the relay's aggregates
  * cost to answer, so that the ratio shows what the open minutes add.
  *
@@ -41,9 +42,11 @@ final class LiveFleetViews {
     private static final long SECOND = 1_000_000_000L;
     private static final long MINUTE = 60 * SECOND;
     private static final long CHUNK_EVERY = 10 * SECOND;
-    private static final Duration ASK_EVERY = Duration.ofSeconds(15);
-    /** From the ask after the first window: before, no chunk is derived and there is nothing to time. */
-    private static final Duration FIRST_ASK = Duration.ofSeconds(45);
+    private static final Duration ASK_EVERY = Duration.ofSeconds(20);
+    /** Chunks count from receipt, so the first ask comes one ask period after the fleet starts. */
+    private static final Duration FIRST_ASK = ASK_EVERY;
+    /** The relay may answer 503 with {@code Retry-After} in the first minute of its life, and not after. */
+    private static final long WARMING_UP = MINUTE;
     private static final int CLIENTS = 4;
     private static final int BACKFILL_PROFILERS = 4;
     private static final long BACKFILL_CADENCE = 11 * SECOND;
@@ -52,14 +55,29 @@ final class LiveFleetViews {
      * One ask: its range, status, wall time, the relay's CPU meanwhile (the fleet's ingest included), and its samples
      * against those sent.
      */
-    record Ask(String name, int status, double wallMillis, double relayCpuMillis, long samples, long expected) {
+    record Ask(String name, int status, double wallMillis, double relayCpuMillis, long samples, long expected,
+               long relayAgeNanos, long posted) {
         boolean exact() {
             return status == 200 && samples == expected;
+        }
+
+        /**
+         * While the fleet sends: every sample of the chunks acknowledged before the ask, none beyond those posted by
+         * its answer (chunks count from receipt, so one in flight may be in it).
+         */
+        boolean withinBounds() {
+            return status != 200 || expected < 0 || (samples >= expected && samples <= posted);
+        }
+
+        /** 200, or 503 while the relay is in its first minute. */
+        boolean answered() {
+            return status == 200 || (status == 503 && relayAgeNanos < WARMING_UP);
         }
     }
 
     /** A fleet size's run: its asks while it sent, the run's range afterwards, and the floor. */
-    record Steady(int processes, int chunks, int refusedChunks, List<Ask> asks, Ask wholeRun, Ask floor) {
+    record Steady(int processes, int chunks, int refusedChunks, List<Ask> asks, Ask wholeRun, Ask raggedRun,
+                  Ask floor, List<String> states) {
     }
 
     /** The backfill: asks while it was sent (not judged for exactness: chunks wait in their window), then after. */
@@ -72,7 +90,12 @@ final class LiveFleetViews {
     private final SdkRequest recorded = Fixtures.sdkRequest("java-8.43.0/001");
     /** Every chunk answered 200: its shift of the template's times. */
     private final List<Long> shifts = new ArrayList<>();
+    /** Every chunk posted, before its answer. */
+    private final List<Long> posted = new ArrayList<>();
+    /** The relay's state at each ask round: seconds into the run, then what {@link #state()} reads. */
+    private final List<String> states = new ArrayList<>();
     private RelayProcess relay;
+    private long relayStarted;
 
     static Steady steady(Path jar, Path work, int processes, Duration length) throws Exception {
         return new LiveFleetViews().runSteady(jar, work, processes, length);
@@ -90,6 +113,7 @@ final class LiveFleetViews {
         long duration = fleet.lastSampleNanos() - fleet.firstSampleNanos();
         List<Ask> asks = new ArrayList<>();
         AtomicInteger refused = new AtomicInteger();
+        relayStarted = System.nanoTime();
         try (RelayProcess started = RelayProcess.startAsShipped(jar, HEAP, work)) {
             relay = started;
             ExecutorService clients = Executors.newFixedThreadPool(CLIENTS);
@@ -118,10 +142,7 @@ final class LiveFleetViews {
                     }
                 }
                 if (now >= nextAsk) {
-                    long to = Math.floorDiv(now, SECOND);
-                    asks.add(ask("default range", "", Math.floorDiv(to - 3_600, 60) * 60, to));
-                    long lastFive = Math.floorDiv(to - 300, 60) * 60;
-                    asks.add(ask("last 5 minutes", "from=" + lastFive + "&to=" + to, lastFive, to));
+                    askAll(asks, Math.floorDiv(runStart, SECOND) + 7, Math.floorDiv(now, SECOND));
                     nextAsk += ASK_EVERY.toNanos();
                 }
                 Thread.sleep(20);
@@ -131,14 +152,18 @@ final class LiveFleetViews {
             relay.awaitDerived(Duration.ofMinutes(3));
             long from = Math.floorDiv(runStart - 2 * CHUNK_EVERY, MINUTE) * MINUTE / SECOND;
             long to = Math.floorDiv(nanos(Instant.now()), SECOND) + 1;
+            states.add("after the fleet stopped, every chunk derived: " + state());
             Ask wholeRun = ask("the run's range, every chunk derived", "from=" + from + "&to=" + to, from, to);
+            long ragged = Math.floorDiv(runStart, SECOND) + 7;
+            Ask raggedRun = ask("from 7 s after the start, every chunk derived", "from=" + ragged + "&to=" + to,
+                    ragged, to);
             // the floor: the same range once every minute of it has settled and been rolled up, nothing sent
             long settled = nanos(Instant.now()) + MINUTE + Duration.ofSeconds(45 + 20).toNanos();
             while (nanos(Instant.now()) < settled) {
                 Thread.sleep(500);
             }
             Ask floor = ask("the run's range, settled (floor)", "from=" + from + "&to=" + to, from, to);
-            return new Steady(processes, sent, refused.get(), asks, wholeRun, floor);
+            return new Steady(processes, sent, refused.get(), asks, wholeRun, raggedRun, floor, List.copyOf(states));
         }
     }
 
@@ -148,6 +173,7 @@ final class LiveFleetViews {
             profilers.add(hex());
         }
         List<Ask> asks = new ArrayList<>();
+        relayStarted = System.nanoTime();
         try (RelayProcess started = RelayProcess.startAsShipped(jar, HEAP, work)) {
             relay = started;
             long now = nanos(Instant.now());
@@ -205,6 +231,9 @@ final class LiveFleetViews {
     /** Sends one chunk; whether it answered 200. */
     private boolean post(String profilerId, String release, long shift) {
         byte[] envelope = FleetChunk.envelope(hex(), fleet.rewrite(profilerId, hex(), release, shift));
+        synchronized (posted) {
+            posted.add(shift);
+        }
         try {
             if (client.send(FleetChunk.post(relay.base(), recorded, envelope),
                     HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
@@ -219,27 +248,67 @@ final class LiveFleetViews {
         return false;
     }
 
+    /**
+     * The ranges people type, as issue 48 asks them: the page's default range, the last five minutes cut on the
+     * second ({@code now-300}), a range from a second inside the fleet's data to now, the last hour's functions and the
+     * last fifteen minutes' timeline in one-second steps.
+     */
+    private void askAll(List<Ask> asks, long raggedFrom, long to) throws Exception {
+        states.add(String.format(Locale.ROOT, "%4.0f s: ", (System.nanoTime() - relayStarted) / 1e9) + state());
+        asks.add(ask("default range", "", Math.floorDiv(to - 3_600, 60) * 60, to));
+        asks.add(ask("now-300 to now", "from=" + (to - 300) + "&to=" + to, to - 300, to));
+        asks.add(ask("start+7 s to now", "from=" + raggedFrom + "&to=" + to, raggedFrom, to));
+        asks.add(askUncounted("now-1h functions", "functions?from=" + (to - 3_600) + "&to=" + to));
+        asks.add(askUncounted("now-15m timeline, 1 s", "timeline?step=1s&from=" + (to - 900) + "&to=" + to));
+    }
+
     /** Asks a range's pprof profile; its samples against those sent so far whose window has passed. */
     private Ask ask(String name, String range, long fromSeconds, long toSeconds) throws Exception {
+        return timed(name, "profile?format=pprof" + (range.isEmpty() ? "" : "&" + range), fromSeconds, toSeconds);
+    }
+
+    /** Asks another view of a range: its status and time, its samples not counted. */
+    private Ask askUncounted(String name, String pathAndQuery) throws Exception {
+        return timed(name, pathAndQuery, 0, -1);
+    }
+
+    private Ask timed(String name, String pathAndQuery, long fromSeconds, long toSeconds) throws Exception {
+        boolean counted = toSeconds >= 0;
+        long acknowledged = counted ? count(shifts, fromSeconds, toSeconds) : -1;
         long cpu = relay.cpuNanos();
         long started = System.nanoTime();
         HttpResponse<byte[]> response = client.send(HttpRequest.newBuilder(URI.create(relay.base()
-                        + "/api/v1/projects/1/profile?format=pprof" + (range.isEmpty() ? "" : "&" + range)))
+                        + "/api/v1/projects/1/" + pathAndQuery))
                 .timeout(Duration.ofSeconds(120)).GET().build(), HttpResponse.BodyHandlers.ofByteArray());
         double wall = (System.nanoTime() - started) / 1e6;
         double relayCpu = (relay.cpuNanos() - cpu) / 1e6;
-        long samples = response.statusCode() == 200 ? PprofSampleCount.of(response.body()) : -1;
-        return new Ask(name, response.statusCode(), wall, relayCpu, samples, expected(fromSeconds, toSeconds));
+        long samples = counted && response.statusCode() == 200 ? PprofSampleCount.of(response.body()) : -1;
+        return new Ask(name, response.statusCode(), wall, relayCpu, samples, acknowledged,
+                System.nanoTime() - relayStarted, counted ? count(posted, fromSeconds, toSeconds) : -1);
     }
 
-    private long expected(long fromSeconds, long toSeconds) {
+    /** The samples in {@code [from, to)} of the chunks sent with the given shifts. */
+    private long count(List<Long> chunks, long fromSeconds, long toSeconds) {
         long count = 0;
-        synchronized (shifts) {
-            for (long shift : shifts) {
+        synchronized (chunks) {
+            for (long shift : chunks) {
                 count += fleet.samplesIn(shift, fromSeconds * SECOND, toSeconds * SECOND);
             }
         }
         return count;
+    }
+
+    /** The relay's partials of open minutes, heap and CPU, from its {@code /prometheus}. */
+    private String state() {
+        try {
+            var scrape = chunkrelay.envelope.testing.PrometheusScrape.of(relay.base());
+            return String.format(Locale.ROOT, "open minutes %.0f holding %.1f MiB, heap used %.0f MiB, relay CPU %.0f s",
+                    scrape.valueOrZeroBeforeFirstUse("relay_rollups_open_minutes"),
+                    scrape.valueOrZeroBeforeFirstUse("relay_rollups_open_bytes") / (1 << 20),
+                    scrape.value("jvm_memory_used_bytes", "area", "heap") / (1 << 20), relay.cpuNanos() / 1e9);
+        } catch (RuntimeException e) {
+            return "no scrape: " + e.getMessage();
+        }
     }
 
     /** The report's lines for a steady run. */
@@ -261,7 +330,11 @@ final class LiveFleetViews {
                     entry.getValue().size(), statuses, median(walls), max(walls),
                     median(walls) / run.floor().wallMillis(), max(walls) / run.floor().wallMillis(), median(cpus)));
         }
-        for (Ask ask : List.of(run.wholeRun(), run.floor())) {
+        long outOfBounds = run.asks().stream().filter(a -> !a.withinBounds()).count();
+        lines.add("  asks whose samples were not between those acknowledged before and those posted by the answer: "
+                + outOfBounds);
+        run.states().forEach(state -> lines.add("  relay at " + state));
+        for (Ask ask : List.of(run.wholeRun(), run.raggedRun(), run.floor())) {
             lines.add(String.format(Locale.ROOT, "  %-40s %d in %.0f ms (relay CPU %.0f ms), %d samples (%s)",
                     ask.name(), ask.status(), ask.wallMillis(), ask.relayCpuMillis(), ask.samples(),
                     ask.exact() ? "exact" : "expected " + ask.expected()));
@@ -286,8 +359,8 @@ final class LiveFleetViews {
     }
 
     static boolean exact(Steady run) {
-        return run.wholeRun().exact() && run.floor().exact()
-                && run.asks().stream().allMatch(a -> a.status() != 200 || a.samples() <= a.expected());
+        return run.wholeRun().exact() && run.raggedRun().exact() && run.floor().exact()
+                && run.asks().stream().allMatch(Ask::withinBounds);
     }
 
     private static double median(double[] sorted) {

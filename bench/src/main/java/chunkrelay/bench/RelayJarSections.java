@@ -73,7 +73,8 @@ final class RelayJarSections {
 
     /**
      * A live fleet at 20, 50, 100 and 200 processes ({@code -Dbench.quick=true}: 20 and 200, shorter runs), then a
-     * six-hour backfill: the default range and the last five minutes asked every 15 s while the fleet sends.
+     * six-hour backfill ({@code -Dbench.live.backfill=false} leaves it out): issue 48's ranges asked every 20 s while
+     * the fleet sends for {@code -Dbench.live.seconds} (420).
      */
     void liveViews() throws Exception {
         boolean quick = Boolean.getBoolean("bench.quick");
@@ -84,11 +85,11 @@ final class RelayJarSections {
         }
         int[] sizes = only.equals("none") ? new int[0]
                 : java.util.Arrays.stream(only.split(",")).mapToInt(v -> Integer.parseInt(v.trim())).toArray();
-        Duration length = Duration.ofSeconds(quick ? 150 : 240);
+        Duration length = Duration.ofSeconds(Long.getLong("bench.live.seconds", quick ? 150 : 420));
         out.printf("%nLive fleet views, the relay as shipped (shaded jar, default configuration: 30 s link window,"
                 + " rollups 45 s after each minute, -Xmx%s):%n  the recorded Java chunk as N processes each ending a"
-                + " 10 s chunk every 10 s, dated now, for %d s; the default range and the last 5 minutes asked every"
-                + " 15 s;%n  wall time of each 200 against the floor: the run's range asked once every minute of it"
+                + " 10 s chunk every 10 s, dated now, for %d s; issue 48's ranges asked every"
+                + " 20 s;%n  wall time of each 200 against the floor: the run's range asked once every minute of it"
                 + " has settled into rollups, nothing sent%n", LiveFleetViews.HEAP, length.toSeconds());
         List<String> wrong = new ArrayList<>();
         for (int processes : sizes) {
@@ -97,14 +98,21 @@ final class RelayJarSections {
             LiveFleetViews.Steady run = LiveFleetViews.steady(jar, work, processes, length);
             List<String> lines = LiveFleetViews.lines(run);
             lines.forEach(line -> out.printf("  %s%n", line));
-            long refused = run.asks().stream().filter(a -> a.status() != 200).count();
+            // as they come: a later failure must not hide them
+            lines.forEach(line -> progress("  " + line));
+            long refused = run.asks().stream().filter(a -> !a.answered()).count();
             double slowest = run.asks().stream().mapToDouble(LiveFleetViews.Ask::wallMillis).max().orElse(0);
-            report.target("live: " + processes + " processes, every ask 200 within 1 s", refused == 0
-                    && slowest <= 1000, String.format(Locale.ROOT, "%d not 200, slowest %.0f ms", refused, slowest));
+            report.target("live: " + processes + " processes, every ask 200 within 1 s (503 in the first minute)",
+                    refused == 0 && slowest <= 1000, String.format(Locale.ROOT, "%d not answered, slowest %.0f ms",
+                            refused, slowest));
             if (!LiveFleetViews.exact(run)) {
                 wrong.add(processes + " processes");
             }
             BenchmarkSuite.deleteTree(work);
+        }
+        if (!Boolean.parseBoolean(System.getProperty("bench.live.backfill", "true"))) {
+            failOnWrongCounts(List.of(), wrong);
+            return;
         }
         Path work = Files.createTempDirectory("chunk-relay-backfill-");
         progress("live views: a six-hour backfill of four processes, asked while the builder catches up");
