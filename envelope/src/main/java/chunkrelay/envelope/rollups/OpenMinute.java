@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Function;
@@ -36,12 +35,24 @@ final class OpenMinute {
     }
 
     /**
-     * A replica's partial of a minute: its rollup (null while nothing is merged; its {@code included} names the
-     * chunks it holds) and the chunks waiting in that replica for their window.
+     * A replica's partial of a minute: its rollups (none while nothing is merged; their {@code included} name the
+     * chunks they hold, none in two of them), and the chunks waiting in that replica for their window. This relay's
+     * partial is its derived rollup and its received chunks' segments, not merged into one: a query merges them
+     * anyway, and a merged copy would double what the minute holds.
      */
-    record Partial(Rollup rollup, Set<String> waiting) {
+    record Partial(List<Rollup> rollups, Set<String> waiting) {
         Set<String> included() {
-            return rollup == null ? Set.of() : rollup.included();
+            if (rollups.size() == 1) {
+                return rollups.get(0).included();
+            }
+            Set<String> names = new HashSet<>();
+            rollups.forEach(rollup -> names.addAll(rollup.included()));
+            return names;
+        }
+
+        /** What its rollups hold on the heap, roughly. */
+        long heapBytes() {
+            return rollups.stream().mapToLong(rollup -> estimate(rollup.profile())).sum();
         }
     }
 
@@ -53,10 +64,6 @@ final class OpenMinute {
     private Rollup merged;
     /** The chunks acknowledged and not derived yet, counted from their form at receipt. */
     private final ReceivedChunks received;
-    /** The partial with the received chunks, as last asked, and the change it was made at. */
-    private Rollup view;
-    private long viewChanges = -1;
-    private long viewBytes;
     private final List<Queued> queued = new ArrayList<>();
     private long queuedBytes;
     /** The chunks merged or queued. */
@@ -115,7 +122,7 @@ final class OpenMinute {
         // a chunk counted since its receipt waits with its segment, so that it is never counted twice or not at all
         queue(received.holds(name) ? received.derived(name, form) : List.of(form));
         if (queued.size() >= FOLD_CHUNKS || queuedBytes >= FOLD_BYTES) {
-            fold(parse);
+            mergeQueued(parse);
         }
         return heapBytes() - before;
     }
@@ -127,54 +134,37 @@ final class OpenMinute {
         }
     }
 
-    /** Merges what is queued and gives the partial with the names it covers (a copy, for one query). */
+    /** Merges what is queued and gives the partial with the names it covers (its rollups shared, for one query). */
     synchronized Folded fold(Function<Queued, ExportProfilesServiceRequest> parse) {
-        if (!queued.isEmpty()) {
-            ProfileMerger merger = mergerWithDerived();
-            for (Queued form : queued) {
-                merger.add(parse.apply(form), form.platform(), form.release(), form.environment());
-            }
-            merged = new Rollup(start, end(), merger.result(), new TreeSet<>(included), new TreeMap<>());
-            mergedBytes = estimate(merged.profile());
-            queued.clear();
-            queuedBytes = 0;
+        mergeQueued(parse);
+        List<Rollup> rollups = new ArrayList<>();
+        if (merged != null) {
+            rollups.add(merged);
         }
-        return new Folded(new Partial(withReceived(), Set.copyOf(waiting)), changes);
+        rollups.addAll(received.merged());
+        return new Folded(new Partial(List.copyOf(rollups), Set.copyOf(waiting)), changes);
     }
 
-    /**
-     * A merger of the minute holding what is derived and merged so far; per second, so that a range starting or ending
-     * inside the minute is answered from the partial.
-     */
-    private ProfileMerger mergerWithDerived() {
+    private void mergeQueued(Function<Queued, ExportProfilesServiceRequest> parse) {
+        if (queued.isEmpty()) {
+            return;
+        }
+        // per second, so that a range starting or ending inside the minute is answered from the partial
         ProfileMerger merger = Rollup.detailMerger(start, end(), RollupTier.MINUTE.ticks());
         if (merged != null) {
             merger.add(merged);
         }
-        return merger;
+        for (Queued form : queued) {
+            merger.add(parse.apply(form), form.platform(), form.release(), form.environment());
+        }
+        merged = new Rollup(start, end(), merger.result(), new TreeSet<>(included), new TreeMap<>());
+        mergedBytes = estimate(merged.profile());
+        queued.clear();
+        queuedBytes = 0;
     }
 
     private long end() {
         return start + RollupTier.MINUTE.bucketNanos();
-    }
-
-    /** The derived partial with the received chunks' segments merged in, made again only after a change. */
-    private Rollup withReceived() {
-        if (received.isEmpty()) {
-            view = null;
-            viewBytes = 0;
-            return merged;
-        }
-        if (viewChanges != changes) {
-            ProfileMerger merger = mergerWithDerived();
-            received.merged().forEach(merger::add);
-            SortedSet<String> names = new TreeSet<>(included);
-            names.addAll(received.names());
-            view = new Rollup(start, end(), merger.result(), names, new TreeMap<>());
-            viewBytes = estimate(view.profile());
-            viewChanges = changes;
-        }
-        return view;
     }
 
     /** Whether it holds chunks counted from receipt that are not derived yet (or whose derived forms wait). */
@@ -183,7 +173,7 @@ final class OpenMinute {
     }
 
     synchronized long heapBytes() {
-        return mergedBytes + queuedBytes + received.heapBytes() + viewBytes
+        return mergedBytes + queuedBytes + received.heapBytes()
                 + ROW_BYTES * (included.size() + waiting.size() + received.names().size());
     }
 

@@ -170,9 +170,7 @@ public class OpenMinutes {
     private static void add(OpenMinute.Partial part, List<Rollup> rollups, Set<String> included,
                             Set<String> covered) {
         if (part.included().stream().noneMatch(included::contains)) {
-            if (part.rollup() != null) {
-                rollups.add(part.rollup());
-            }
+            rollups.addAll(part.rollups());
             included.addAll(part.included());
             covered.addAll(part.included());
         }

@@ -137,7 +137,7 @@ final class SharedOpenMinutes {
             Optional<OpenMinute.Partial> read = objects.read(part).flatMap(SharedOpenMinutes::decode);
             if (read.isPresent()) {
                 parts.add(read.get());
-                long bytes = read.get().rollup() == null ? 0 : OpenMinute.estimate(read.get().rollup().profile());
+                long bytes = read.get().heapBytes();
                 if (bytes <= cacheBudget) {
                     decoded.put(key, new Decoded(part, read.get(), bytes));
                 } else {
@@ -153,13 +153,17 @@ final class SharedOpenMinutes {
         return decoded.values().stream().mapToLong(Decoded::heapBytes).sum();
     }
 
+    /** A part: how many rollups, each as {@link RollupCodec} writes it, then the names of the chunks waiting. */
     static byte[] encode(OpenMinute.Partial part) {
         try {
             ByteArrayOutputStream bytes = new ByteArrayOutputStream();
             DataOutputStream out = new DataOutputStream(bytes);
-            byte[] rollup = part.rollup() == null ? new byte[0] : RollupCodec.write(part.rollup());
-            out.writeInt(rollup.length);
-            out.write(rollup);
+            out.writeInt(part.rollups().size());
+            for (Rollup rollup : part.rollups()) {
+                byte[] encoded = RollupCodec.write(rollup);
+                out.writeInt(encoded.length);
+                out.write(encoded);
+            }
             out.writeInt(part.waiting().size());
             for (String name : part.waiting()) {
                 out.writeUTF(name);
@@ -175,14 +179,22 @@ final class SharedOpenMinutes {
     static Optional<OpenMinute.Partial> decode(byte[] bytes) {
         try {
             DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes));
-            byte[] rollup = new byte[in.readInt()];
-            in.readFully(rollup);
+            int count = in.readInt();
+            List<Rollup> rollups = new ArrayList<>(Math.min(count, 1024));
+            for (int i = 0; i < count; i++) {
+                byte[] rollup = new byte[in.readInt()];
+                in.readFully(rollup);
+                rollups.add(RollupCodec.read(rollup));
+            }
             int waiting = in.readInt();
             Set<String> names = new HashSet<>();
             for (int i = 0; i < waiting; i++) {
                 names.add(in.readUTF());
             }
-            return Optional.of(new OpenMinute.Partial(rollup.length == 0 ? null : RollupCodec.read(rollup), Set.copyOf(names)));
+            if (in.read() != -1) {
+                throw new IOException("bytes after the part");
+            }
+            return Optional.of(new OpenMinute.Partial(List.copyOf(rollups), Set.copyOf(names)));
         } catch (IOException | RuntimeException e) {
             return Optional.empty();
         }
