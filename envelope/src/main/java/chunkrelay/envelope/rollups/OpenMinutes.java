@@ -129,12 +129,12 @@ public class OpenMinutes {
         }
         long first = Long.parseLong(metadata.get(ChunkMetadata.FIRST_SAMPLE_NS));
         long last = Long.parseLong(metadata.get(ChunkMetadata.LAST_SAMPLE_NS));
-        OpenMinute.Queued queued = new OpenMinute.Queued(otlp, compressed, metadata.get(ChunkMetadata.PLATFORM),
-                metadata.get(ChunkMetadata.RELEASE), metadata.get(ChunkMetadata.ENVIRONMENT));
         boolean withinBudget = heapBytes.get() < maxBytes;
         forEachOpen(key, first, last, withinBudget ? Create.WHILE_OPEN : Create.NEVER, (minute, name) -> {
             if (withinBudget) {
-                heapBytes.addAndGet(minute.derived(name, queued, this::parse));
+                heapBytes.addAndGet(minute.derived(new OpenMinute.Queued(name, otlp, compressed,
+                        metadata.get(ChunkMetadata.PLATFORM), metadata.get(ChunkMetadata.RELEASE),
+                        metadata.get(ChunkMetadata.ENVIRONMENT)), this::parse));
             } else {
                 // left out of the partial: no longer named as waiting, so a query reads it whole
                 minute.released(name);
