@@ -94,16 +94,14 @@ final class OpenMinute {
 
     /**
      * A chunk acknowledged now, with its form at receipt (and the attributes a rollup keeps threads apart by):
-     * counted at once, its links once it is derived. Returns the change of the minute's heap estimate.
+     * counted at once, its links once it is derived.
      */
-    synchronized long received(String name, ExportProfilesServiceRequest unlinked, String platform, String release,
+    synchronized void received(String name, ExportProfilesServiceRequest unlinked, String platform, String release,
                                String environment) {
-        long before = heapBytes();
         if (!included.contains(name) && received.received(name, unlinked, platform, release, environment)) {
             waiting.remove(name);
             changes++;
         }
-        return heapBytes() - before;
     }
 
     synchronized void released(String name) {
@@ -120,21 +118,19 @@ final class OpenMinute {
         }
     }
 
-    /** Queues a derived form, merging the queue when it is full; returns the change of the minute's heap estimate. */
-    synchronized long derived(Queued form, Function<Queued, ExportProfilesServiceRequest> parse) {
+    /** Queues a derived form, merging the queue when it is full. */
+    synchronized void derived(Queued form, Function<Queued, ExportProfilesServiceRequest> parse) {
         String name = form.name();
         waiting.remove(name);
         if (!included.add(name)) {
-            return 0;
+            return;
         }
         changes++;
-        long before = heapBytes();
         // a chunk counted since its receipt waits with its segment, so that it is never counted twice or not at all
         queue(received.holds(name) ? received.derived(name, form) : List.of(form));
         if (queued.size() >= FOLD_CHUNKS || queuedBytes >= FOLD_BYTES) {
             mergeQueued(parse);
         }
-        return heapBytes() - before;
     }
 
     private void queue(List<Queued> forms) {

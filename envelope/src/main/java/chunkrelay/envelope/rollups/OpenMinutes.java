@@ -22,7 +22,6 @@ import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The minutes whose rollup is not built yet (the newest two or three of a live fleet), merged on this relay as its
@@ -64,7 +63,6 @@ public class OpenMinutes {
     private final TimeBuckets buckets;
     private final long maxBytes;
     private final Map<OpenMinute.Key, OpenMinute> minutes = new ConcurrentHashMap<>();
-    private final AtomicLong heapBytes = new AtomicLong();
     private final SharedOpenMinutes shared;
     /** Minutes dropped whose shared part is still to be removed by the next share round. */
     private final Queue<OpenMinute.Key> forgotten = new ConcurrentLinkedQueue<>();
@@ -78,7 +76,7 @@ public class OpenMinutes {
         this.maxBytes = config.openMaxBytesLimit();
         this.shared = new SharedOpenMinutes(rollups);
         RelayMeter.ROLLUPS_OPEN_MINUTES.gauge(meters, minutes, Map::size);
-        RelayMeter.ROLLUPS_OPEN_BYTES.gauge(meters, this, o -> o.heapBytes.get() + o.shared.decodedBytes());
+        RelayMeter.ROLLUPS_OPEN_BYTES.gauge(meters, this, o -> o.heapBytes() + o.shared.decodedBytes());
     }
 
     /**
@@ -104,15 +102,14 @@ public class OpenMinutes {
     public void received(ArchiveKey key, long firstSampleNanos, long lastSampleNanos,
                          ExportProfilesServiceRequest unlinked, Map<String, String> metadata) {
         // a chunk counted from receipt grows its partials by about its serialised size: it must fit the budget
-        if (unlinked == null || heapBytes.get() + unlinked.getSerializedSize() > maxBytes) {
+        if (unlinked == null || heapBytes() + unlinked.getSerializedSize() > maxBytes) {
             forEachOpen(key, firstSampleNanos, lastSampleNanos, Create.AT_RECEIPT,
                     (minute, name) -> minute.waiting(name));
             return;
         }
         forEachOpen(key, firstSampleNanos, lastSampleNanos, Create.AT_RECEIPT,
-                (minute, name) -> heapBytes.addAndGet(minute.received(name, unlinked,
-                        metadata.get(ChunkMetadata.PLATFORM), metadata.get(ChunkMetadata.RELEASE),
-                        metadata.get(ChunkMetadata.ENVIRONMENT))));
+                (minute, name) -> minute.received(name, unlinked, metadata.get(ChunkMetadata.PLATFORM),
+                        metadata.get(ChunkMetadata.RELEASE), metadata.get(ChunkMetadata.ENVIRONMENT)));
     }
 
     /**
@@ -129,12 +126,11 @@ public class OpenMinutes {
         }
         long first = Long.parseLong(metadata.get(ChunkMetadata.FIRST_SAMPLE_NS));
         long last = Long.parseLong(metadata.get(ChunkMetadata.LAST_SAMPLE_NS));
-        boolean withinBudget = heapBytes.get() < maxBytes;
+        boolean withinBudget = heapBytes() < maxBytes;
         forEachOpen(key, first, last, withinBudget ? Create.WHILE_OPEN : Create.NEVER, (minute, name) -> {
             if (withinBudget) {
-                heapBytes.addAndGet(minute.derived(new OpenMinute.Queued(name, otlp, compressed,
-                        metadata.get(ChunkMetadata.PLATFORM), metadata.get(ChunkMetadata.RELEASE),
-                        metadata.get(ChunkMetadata.ENVIRONMENT)), this::parse));
+                minute.derived(new OpenMinute.Queued(name, otlp, compressed, metadata.get(ChunkMetadata.PLATFORM),
+                        metadata.get(ChunkMetadata.RELEASE), metadata.get(ChunkMetadata.ENVIRONMENT)), this::parse);
             } else {
                 // left out of the partial: no longer named as waiting, so a query reads it whole
                 minute.released(name);
@@ -159,10 +155,10 @@ public class OpenMinutes {
         Set<String> covered = new HashSet<>();
         OpenMinute open = minutes.get(new OpenMinute.Key(project, minute));
         if (open != null) {
-            add(fold(open).partial(), rollups, included, covered);
+            add(open.fold(this::parse).partial(), rollups, included, covered);
         }
         List<OpenMinute.Partial> others = shared.others(new OpenMinute.Key(project, minute),
-                Math.max(0, maxBytes - heapBytes.get() - shared.decodedBytes()));
+                Math.max(0, maxBytes - heapBytes() - shared.decodedBytes()));
         others.forEach(part -> add(part, rollups, included, covered));
         return open == null && others.isEmpty() ? Optional.empty() : Optional.of(new Snapshot(rollups, covered));
     }
@@ -199,15 +195,20 @@ public class OpenMinutes {
             shared.forget(gone);
         }
         for (Map.Entry<OpenMinute.Key, OpenMinute> open : minutes.entrySet()) {
-            shared.share(open.getKey(), fold(open.getValue()));
+            shared.share(open.getKey(), open.getValue().fold(this::parse));
         }
     }
 
-    private OpenMinute.Folded fold(OpenMinute open) {
-        long before = open.heapBytes();
-        OpenMinute.Folded folded = open.fold(this::parse);
-        heapBytes.addAndGet(open.heapBytes() - before);
-        return folded;
+    /**
+     * What the partials hold on the heap, estimated, summed over the minutes each time: a running total kept from each
+     * change's difference drifts when changes race (and went negative under a fleet's load).
+     */
+    private long heapBytes() {
+        long bytes = 0;
+        for (OpenMinute minute : minutes.values()) {
+            bytes += minute.heapBytes();
+        }
+        return bytes;
     }
 
     private interface MinuteAction {
@@ -253,7 +254,6 @@ public class OpenMinutes {
             boolean old = buckets.expired(minute) && (!entry.getValue().counting()
                     || buckets.expiredWhileCounting(minute));
             if (old) {
-                heapBytes.addAndGet(-entry.getValue().heapBytes());
                 forgotten.add(entry.getKey());
             }
             return old;
