@@ -29,7 +29,8 @@ import java.util.TreeSet;
  * (the merge timed, CPU of the calling thread), and the heap measured after {@code System.gc()} holding the inputs
  * alone, the merger after the last chunk, and the merged profile alone: what each holds is the difference. Median of
  * the rounds. Also the profile's estimate ({@link MergedProfile#estimatedHeapBytes()}), sample groups and (group,
- * second) entries, and the detail's bytes as written and with zstd level 1 (as the store compresses rollups).
+ * second) entries, and the detail's bytes as written and with zstd level 1 (as the store compresses rollups), beside
+ * the minute's rollup of the same chunks.
  *
  * <p>Run: {@code java -Xmx3g -cp <bench classpath> chunkrelay.bench.PerSecondMinuteCost [profilers] [rounds]}.
  */
@@ -43,7 +44,8 @@ final class PerSecondMinuteCost {
 
     /** Medians over the rounds; bytes are the heap each holds (used heap after a GC, less the inputs'). */
     record Result(int profilers, int chunks, int groups, int entries, long mergerBytes, long profileBytes,
-                  long estimatedBytes, int encodedBytes, int zstdBytes, double mergeCpuMillis) {
+                  long estimatedBytes, int encodedBytes, int zstdBytes, double mergeCpuMillis, int rollupBytes,
+                  int rollupZstdBytes) {
     }
 
     private PerSecondMinuteCost() {
@@ -86,9 +88,14 @@ final class PerSecondMinuteCost {
             included.add(String.format(Locale.ROOT, "%032x", c));
         }
         byte[] detail = RollupCodec.write(new Rollup(minute, minute + MINUTE, profile, included, new TreeMap<>()));
+        // the minute's rollup of the same chunks, which the detail is written beside
+        ProfileMerger whole = Rollup.merger(minute, minute + MINUTE, 60);
+        otlp.forEach(chunk -> whole.add(parse(chunk), "java", "app@1", "production"));
+        byte[] rollup = RollupCodec.write(new Rollup(minute, minute + MINUTE, whole.result(), included,
+                new TreeMap<>()));
         return new Result(profilers, otlp.size(), profile.samples().size(), profile.stepEntries(), median(mergerBytes),
                 median(profileBytes), profile.estimatedHeapBytes(), detail.length, Zstd.compress(detail, 1).length,
-                median(mergeNanos) / 1e6);
+                median(mergeNanos) / 1e6, rollup.length, Zstd.compress(rollup, 1).length);
     }
 
     static List<String> lines(Result r) {
@@ -99,8 +106,8 @@ final class PerSecondMinuteCost {
                         r.entries()),
                 String.format(Locale.ROOT, "  heap held: merger after the last chunk %,d B, merged profile %,d B"
                         + " (estimate %,d B)", r.mergerBytes(), r.profileBytes(), r.estimatedBytes()),
-                String.format(Locale.ROOT, "  detail object: %,d B written, %,d B zstd level 1", r.encodedBytes(),
-                        r.zstdBytes()),
+                String.format(Locale.ROOT, "  detail object: %,d B written, %,d B zstd level 1 (the minute's rollup:"
+                        + " %,d B, %,d B)", r.encodedBytes(), r.zstdBytes(), r.rollupBytes(), r.rollupZstdBytes()),
                 String.format(Locale.ROOT, "  merge: %.0f ms CPU (the adds and the result, parsing not counted)",
                         r.mergeCpuMillis()));
     }
