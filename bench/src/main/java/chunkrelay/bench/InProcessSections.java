@@ -64,6 +64,17 @@ final class InProcessSections {
         }
     }
 
+    void perSecondMinute() {
+        progress("per-second minute: a minute of " + PerSecondMinuteCost.PROFILERS + " Java profilers merged split per"
+                + " second, its heap and detail object (about 3 minutes)");
+        out.printf("%n%s%n", "Per-second minute (in this process: " + PerSecondMinuteCost.CHUNKS_PER_PROFILER
+                + " recorded Java chunks per profiler, one after the other, merged into Rollup.detailMerger as an open"
+                + " minute's partial and a detail are;\n  heap after System.gc(), the inputs' subtracted, median of 3"
+                + " rounds)");
+        PerSecondMinuteCost.lines(PerSecondMinuteCost.measure(PerSecondMinuteCost.PROFILERS, 3))
+                .forEach(line -> out.printf("  %s%n", line));
+    }
+
     void views() throws Exception {
         progress("views: pprof export of a " + ViewExportCost.CHUNKS + "-chunk range against reading it");
         ViewExportCost.Result result = ViewExportCost.measure();

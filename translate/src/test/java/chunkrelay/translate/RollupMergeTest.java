@@ -39,7 +39,7 @@ class RollupMergeTest {
      * Chunks of random samples over 40 s from {@link TestChunk#T0}, some idle, two threads, two releases, the last of
      * a CPU-time profiler (so rollups hold two sample types).
      */
-    private static List<ExportProfilesServiceRequest> chunks() {
+    static List<ExportProfilesServiceRequest> chunks() {
         Random random = new Random(3);
         List<ExportProfilesServiceRequest> chunks = new ArrayList<>();
         for (int c = 0; c < 4; c++) {

@@ -27,7 +27,7 @@ import java.util.function.Function;
 final class OpenMinute {
     private static final int FOLD_CHUNKS = 32;
     private static final long FOLD_BYTES = 8L << 20;
-    /** What one row of a merged table costs on the heap, roughly: the estimate the memory budget counts. */
+    /** What one chunk name held costs on the heap, roughly: the estimate the memory budget counts. */
     private static final long ROW_BYTES = 96;
 
     /**
@@ -196,9 +196,6 @@ final class OpenMinute {
 
     /** What a merged profile holds on the heap, roughly. */
     static long estimate(MergedProfile profile) {
-        long rows = profile.functions().size() + profile.locations().size() + profile.stacks().size()
-                + profile.threads().size() + profile.links().size() + profile.samples().size();
-        long ticks = profile.grid() == null ? 0 : (long) profile.threads().size() * profile.grid().steps() * 8;
-        return rows * ROW_BYTES + ticks;
+        return profile.estimatedHeapBytes();
     }
 }

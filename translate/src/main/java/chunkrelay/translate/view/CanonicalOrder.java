@@ -22,6 +22,7 @@ final class CanonicalOrder {
         out.grid = in.grid;
         out.periodNanos = in.periodNanos;
         out.startNanos = in.startNanos;
+        out.lastSampleNanos = in.lastSampleNanos;
         out.endNanos = in.endNanos;
         out.chunkCounts.putAll(in.chunkCounts);
         out.perStep = in.perStep;
@@ -84,18 +85,23 @@ final class CanonicalOrder {
             out.links.add(in.links.get(k));
         }
 
+        List<MergedProfile.SampleGroup> regrouped = new ArrayList<>(in.samples.size());
         for (MergedProfile.SampleGroup group : in.samples) {
-            out.samples.add(new MergedProfile.SampleGroup(stackIndex[group.stack()], threadIndex[group.thread()],
+            regrouped.add(new MergedProfile.SampleGroup(stackIndex[group.stack()], threadIndex[group.thread()],
                     group.link() < 0 ? -1 : linkIndex[group.link()], group.periodType(), group.periodNanos(),
                     group.count(), group.firstNanos(), group.lastNanos()));
         }
-        out.samples.sort(Comparator.comparingInt(MergedProfile.SampleGroup::stack)
+        Comparator<MergedProfile.SampleGroup> byKey = Comparator.comparingInt(MergedProfile.SampleGroup::stack)
                 .thenComparingInt(MergedProfile.SampleGroup::thread)
                 .thenComparingInt(MergedProfile.SampleGroup::link)
                 .thenComparing(MergedProfile.SampleGroup::periodType)
-                .thenComparingLong(MergedProfile.SampleGroup::periodNanos)
-                // split per step, one group per step
-                .thenComparingLong(MergedProfile.SampleGroup::firstNanos));
+                .thenComparingLong(MergedProfile.SampleGroup::periodNanos);
+        int[] groupOrder = order(regrouped.size(), (a, b) -> byKey.compare(regrouped.get(a), regrouped.get(b)));
+        for (int g : groupOrder) {
+            out.samples.add(regrouped.get(g));
+        }
+        // split per step, each group's steps move with it
+        out.steps = in.steps == null ? null : in.steps.reordered(groupOrder);
         return out;
     }
 

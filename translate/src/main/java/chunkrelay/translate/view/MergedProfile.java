@@ -12,7 +12,7 @@ import java.util.TreeSet;
  * One profile merged from the OTLP forms of chunks or from rollups of them: functions, locations and stacks
  * deduplicated, threads keyed by profiler and thread (and, in a rollup, the chunk attributes the filters need), and
  * one {@link SampleGroup} per (stack, thread, link, sample type, period) holding how many samples it has and when the first and
- * last of them were taken. Sums of counts, minima and maxima are associative, so a profile merged from rollups
+ * last of them were taken (split per step, each group also lists its steps: {@link SampleSteps}). Sums of counts, minima and maxima are associative, so a profile merged from rollups
  * equals the one merged from the chunks they hold; per-sample timestamps are not kept, which is what lets a week's
  * answer fit in memory. Optionally it counts samples per thread on a {@link TimeGrid}, for timelines. Built by
  * {@link ProfileMerger}, in canonical order (tables sorted by content), so that every writer's output depends on
@@ -77,15 +77,19 @@ public final class MergedProfile {
     /** Chunks counted (those whose first sample lies in the merged range), by their attributes. */
     final Map<ChunkAttributes, Long> chunkCounts = new TreeMap<>();
     /**
-     * Split per step of {@link #grid}: no sample group spans two steps, and the chunks are also counted per step of
-     * their first sample ({@link #chunkStepCounts}), so that any run of whole steps can be taken out exactly.
+     * Split per step of {@link #grid}: each sample group lists the steps its samples lie in ({@link #steps}), and the
+     * chunks are also counted per step of their first sample ({@link #chunkStepCounts}), so that any run of whole
+     * steps can be taken out exactly.
      */
     boolean perStep;
     /** With {@link #perStep}: the chunks counted per step of their first sample, by their attributes. */
     final Map<ChunkAttributes, long[]> chunkStepCounts = new TreeMap<>();
+    /** With {@link #perStep}: the steps of each of {@link #samples}, in its order; null when not split. */
+    SampleSteps steps;
     TimeGrid grid;
     long periodNanos;
     long startNanos = Long.MAX_VALUE;
+    long lastSampleNanos = Long.MIN_VALUE;
     long endNanos = Long.MIN_VALUE;
 
     MergedProfile() {
@@ -111,8 +115,14 @@ public final class MergedProfile {
         return Collections.unmodifiableList(links);
     }
 
+    /** The sample groups, each whole (split per step, {@link #stepEntries()} says how they split). */
     public List<SampleGroup> samples() {
         return Collections.unmodifiableList(samples);
+    }
+
+    /** Split per step, how many (sample group, step) entries there are; 0 when not split. */
+    public int stepEntries() {
+        return steps == null ? 0 : steps.entries();
     }
 
     /** The grid the step counts are on; null when none was asked for. */
@@ -126,8 +136,9 @@ public final class MergedProfile {
     }
 
     /**
-     * Whether the samples are split per step of {@link #grid()}: each sample group lies within one step, and the
-     * chunks are counted per step, so that a run of whole steps is exactly the groups and chunks within it.
+     * Whether the samples are split per step of {@link #grid()}: each sample group keeps its count, first and last
+     * sample per step, and the chunks are counted per step, so that a run of whole steps is exactly the samples and
+     * chunks within it.
      */
     public boolean perStep() {
         return perStep;
@@ -150,11 +161,7 @@ public final class MergedProfile {
 
     /** The last sample's time; {@code Long.MIN_VALUE} when there is none. */
     public long lastSampleNanos() {
-        long last = Long.MIN_VALUE;
-        for (SampleGroup group : samples) {
-            last = Math.max(last, group.lastNanos());
-        }
-        return last;
+        return lastSampleNanos;
     }
 
     /** The last sample's time plus its period. */
@@ -182,6 +189,14 @@ public final class MergedProfile {
             count += chunksOfAttributes;
         }
         return (int) Math.min(Integer.MAX_VALUE, count);
+    }
+
+    /**
+     * What this profile holds on the heap, roughly: its tables, the strings they hold, its counts per step and, split
+     * per step, the steps' columns. Strings shared with other profiles are counted here too.
+     */
+    public long estimatedHeapBytes() {
+        return HeapEstimate.of(this);
     }
 
     public long sampleCount() {

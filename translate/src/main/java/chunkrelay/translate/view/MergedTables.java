@@ -9,8 +9,9 @@ import java.util.Map;
 
 /**
  * The tables of a merge: each function, location, stack, thread and link once (an indexed set, as the OTLP dictionary
- * is), and the sample groups by (stack, thread, link, sample type, period) with their counts and first and last sample. The
- * mappings of each input ({@link RequestMapping}, {@link RollupMapping}) add to them. Not thread-safe.
+ * is), and the sample groups by (stack, thread, link, sample type, period) with their counts and first and last sample
+ * ({@link SampleGroupTable}, split per step when asked). The mappings of each input ({@link RequestMapping},
+ * {@link RollupMapping}) look a group up once and add to it. Not thread-safe.
  */
 final class MergedTables {
     private final ViewFilter filter;
@@ -23,7 +24,7 @@ final class MergedTables {
     private final Map<StackKey, Integer> stacks = new HashMap<>();
     private final Map<MergedProfile.Thread, Integer> threads = new HashMap<>();
     private final Map<MergedProfile.Link, Integer> links = new HashMap<>();
-    private final Map<GroupKey, long[]> groups = new HashMap<>();
+    private SampleGroupTable groups;
 
     private record StackKey(int[] locations) {
         @Override
@@ -35,10 +36,6 @@ final class MergedTables {
         public int hashCode() {
             return Arrays.hashCode(locations);
         }
-    }
-
-    /** A sample group's key; {@code step} is the grid step its samples lie in when split per step, else -1. */
-    private record GroupKey(int stack, int thread, int link, String periodType, long period, int step) {
     }
 
     /**
@@ -55,6 +52,7 @@ final class MergedTables {
         this.perStep = perStep;
         merged.grid = grid;
         merged.perStep = perStep;
+        this.groups = new SampleGroupTable(perStep ? grid : null);
     }
 
     /** Whether sample groups are split per step of the grid: then every group added must lie within one step. */
@@ -85,6 +83,7 @@ final class MergedTables {
         copy.perStep = merged.perStep;
         copy.periodNanos = merged.periodNanos;
         copy.startNanos = merged.startNanos;
+        copy.lastSampleNanos = merged.lastSampleNanos;
         copy.endNanos = merged.endNanos;
         copy.functions.addAll(merged.functions);
         copy.locations.addAll(merged.locations);
@@ -94,45 +93,30 @@ final class MergedTables {
         merged.stepCounts.forEach(steps -> copy.stepCounts.add(steps.clone()));
         copy.chunkCounts.putAll(merged.chunkCounts);
         merged.chunkStepCounts.forEach((chunk, steps) -> copy.chunkStepCounts.put(chunk, steps.clone()));
-        addSampleGroups(copy);
+        groups.addTo(copy);
         return CanonicalOrder.of(copy);
-    }
-
-    /** Adds the sample groups merged so far to a profile's samples. */
-    private void addSampleGroups(MergedProfile profile) {
-        for (Map.Entry<GroupKey, long[]> group : groups.entrySet()) {
-            GroupKey key = group.getKey();
-            long[] value = group.getValue();
-            profile.samples.add(new MergedProfile.SampleGroup(key.stack(), key.thread(), key.link(),
-                    key.periodType(), key.period(), value[0], value[1], value[2]));
-        }
     }
 
     /** The merged profile, in canonical order; the tables must not be used after. */
     MergedProfile result() {
-        addSampleGroups(merged);
-        groups.clear();
+        groups.addTo(merged);
+        groups = null;
         return CanonicalOrder.of(merged);
     }
 
+    /** The index of a sample group, to add samples to ({@link #addSamples}); made empty when new. */
+    int group(int stack, int thread, int link, String periodType, long period) {
+        return groups.group(stack, thread, link, periodType, period);
+    }
+
     /**
-     * Adds samples to their group; split per step, {@code first} and {@code last} must lie in one step of the grid.
+     * Adds samples to a group; split per step, {@code first} and {@code last} must lie in one step of the grid.
      */
-    void addSamples(int stack, int thread, int link, String periodType, long period, long count, long first,
-                    long last) {
-        int step = -1;
-        if (perStep) {
-            step = grid.stepOf(first);
-            if (step < 0 || step != grid.stepOf(last)) {
-                throw new IllegalArgumentException("samples " + first + ".." + last + " do not lie in one step");
-            }
-        }
-        long[] group = groups.computeIfAbsent(new GroupKey(stack, thread, link, periodType, period, step),
-                k -> new long[] {0, Long.MAX_VALUE, Long.MIN_VALUE});
-        group[0] += count;
-        group[1] = Math.min(group[1], first);
-        group[2] = Math.max(group[2], last);
+    void addSamples(int group, long count, long first, long last) {
+        groups.add(group, count, first, last);
+        long period = groups.period(group);
         merged.startNanos = Math.min(merged.startNanos, first);
+        merged.lastSampleNanos = Math.max(merged.lastSampleNanos, last);
         merged.endNanos = Math.max(merged.endNanos, last + period);
         merged.periodNanos = Math.max(merged.periodNanos, period);
     }

@@ -98,7 +98,7 @@ final class RequestMapping {
             if (thread < 0) {
                 continue;
             }
-            int stack = -1;
+            int group = -1;
             long[] steps = grid == null ? null : tables.stepCounts(thread);
             // a run of samples in one step (every sample, unless the tables are split per step): one add per run
             int runStep = Integer.MIN_VALUE;
@@ -111,8 +111,8 @@ final class RequestMapping {
                 }
                 int step = grid == null ? -1 : grid.stepOf(timestamp);
                 if (tables.perStep() && step != runStep && count > 0) {
-                    stack = stack >= 0 ? stack : stack(sample.getStackIndex(), periodType);
-                    tables.addSamples(stack, thread, link, periodType, period, count, firstKept, lastKept);
+                    group = group >= 0 ? group : group(sample, thread, link, periodType, period);
+                    tables.addSamples(group, count, firstKept, lastKept);
                     count = 0;
                     firstKept = Long.MAX_VALUE;
                     lastKept = Long.MIN_VALUE;
@@ -126,11 +126,16 @@ final class RequestMapping {
                 }
             }
             if (count > 0) {
-                stack = stack >= 0 ? stack : stack(sample.getStackIndex(), periodType);
-                tables.addSamples(stack, thread, link, periodType, period, count, firstKept, lastKept);
+                group = group >= 0 ? group : group(sample, thread, link, periodType, period);
+                tables.addSamples(group, count, firstKept, lastKept);
             }
         }
         return first;
+    }
+
+    /** The merged sample group of a sample's stack, thread and link: looked up once for all its timestamps. */
+    private int group(Sample sample, int thread, int link, String periodType, long period) {
+        return tables.group(stack(sample.getStackIndex(), periodType), thread, link, periodType, period);
     }
 
     /** The merged thread of a sample's attributes, or -1 when the filter leaves its thread out. */

@@ -20,15 +20,21 @@ import java.util.TreeSet;
  * sample types, sample groups, tick counts, chunk counts, included chunks, minute versions), behind a format version.
  * The same rollup always gives the same bytes, so two replicas that build one write the same object.
  *
- * <p>A rollup split per tick (a minute's per-second detail) is format 3: format 2 followed by the chunk counts per
- * tick; its sample groups are already one per tick. Rollups that are not split stay format 2, byte for byte.
+ * <p>A rollup split per tick (a minute's per-second detail) is format 4: as format 2, but each sample group is written
+ * with its ticks instead of its count and first and last sample (how many ticks, then per tick the gap from the one
+ * before, its count, and its first sample's offset from the tick's start and its last's from its first), and the
+ * chunk counts per tick follow at the end; the group's whole count and bounds are read back from its ticks. Format 3,
+ * which split them as one sample group per tick, is still read. Rollups that are not split stay format 2, byte for
+ * byte.
  *
  * <p>Format 1, written before samples carried their type, is still read: its samples are of the type the OTLP it was
  * merged from said, {@code cpu}, and its frame of empty stacks, {@code (no stack)}, takes that type's name.
  */
 public final class RollupCodec {
     private static final int VERSION = 2;
-    private static final int VERSION_PER_TICK = 3;
+    private static final int VERSION_PER_TICK = 4;
+    /** A rollup split per tick as one sample group per tick. */
+    private static final int VERSION_GROUP_PER_TICK = 3;
     private static final int VERSION_WITHOUT_SAMPLE_TYPES = 1;
     /** Format 1's frame of empty stacks. */
     private static final String FORMAT_1_EMPTY_STACK = "(no stack)";
@@ -91,15 +97,20 @@ public final class RollupCodec {
                 out.writeStringNoTag(type);
             }
             out.writeUInt32NoTag(p.samples.size());
-            for (MergedProfile.SampleGroup group : p.samples) {
+            for (int g = 0; g < p.samples.size(); g++) {
+                MergedProfile.SampleGroup group = p.samples.get(g);
                 out.writeUInt32NoTag(group.stack());
                 out.writeUInt32NoTag(group.thread());
                 out.writeUInt32NoTag(group.link() + 1);
                 out.writeUInt32NoTag(types.indexOf(group.periodType()));
                 out.writeInt64NoTag(group.periodNanos());
-                out.writeInt64NoTag(group.count());
-                out.writeInt64NoTag(group.firstNanos());
-                out.writeInt64NoTag(group.lastNanos() - group.firstNanos());
+                if (p.perStep) {
+                    groupTicks(out, p.steps, g);
+                } else {
+                    out.writeInt64NoTag(group.count());
+                    out.writeInt64NoTag(group.firstNanos());
+                    out.writeInt64NoTag(group.lastNanos() - group.firstNanos());
+                }
             }
             for (long[] ticks : p.stepCounts) {
                 ticks(out, ticks);
@@ -139,7 +150,8 @@ public final class RollupCodec {
         CodedInputStream in = CodedInputStream.newInstance(bytes);
         try {
             int version = in.readUInt32();
-            if (version != VERSION && version != VERSION_PER_TICK && version != VERSION_WITHOUT_SAMPLE_TYPES) {
+            if (version != VERSION && version != VERSION_PER_TICK && version != VERSION_GROUP_PER_TICK
+                    && version != VERSION_WITHOUT_SAMPLE_TYPES) {
                 throw new IllegalArgumentException("rollup format " + version + " is not " + VERSION);
             }
             boolean format1 = version == VERSION_WITHOUT_SAMPLE_TYPES;
@@ -194,16 +206,10 @@ public final class RollupCodec {
                     types.add(in.readString());
                 }
             }
-            for (int n = in.readUInt32(); n > 0; n--) {
-                int stack = in.readUInt32();
-                int thread = in.readUInt32();
-                int link = in.readUInt32() - 1;
-                String type = types.get(format1 ? 0 : in.readUInt32());
-                long period = in.readInt64();
-                long count = in.readInt64();
-                long first = in.readInt64();
-                p.samples.add(new MergedProfile.SampleGroup(stack, thread, link, type, period, count, first,
-                        first + in.readInt64()));
+            if (version == VERSION_PER_TICK) {
+                readTickGroups(in, p, types);
+            } else {
+                readGroups(in, p, types, format1, version == VERSION_GROUP_PER_TICK);
             }
             for (int t = 0; t < p.threads.size(); t++) {
                 p.stepCounts.add(ticks(in, ticks));
@@ -219,7 +225,7 @@ public final class RollupCodec {
             for (int n = in.readUInt32(); n > 0; n--) {
                 minuteVersions.put(in.readInt64(), in.readInt64());
             }
-            if (version == VERSION_PER_TICK) {
+            if (version == VERSION_PER_TICK || version == VERSION_GROUP_PER_TICK) {
                 p.perStep = true;
                 for (int n = in.readUInt32(); n > 0; n--) {
                     p.chunkStepCounts.put(chunk(in), ticks(in, ticks));
@@ -228,6 +234,67 @@ public final class RollupCodec {
             return new Rollup(start, end, p, included, minuteVersions);
         } catch (IOException | RuntimeException e) {
             throw new IllegalArgumentException("not a rollup: " + e.getMessage(), e);
+        }
+    }
+
+    /** A group's ticks: how many, then per tick its gap from the one before, count, first and last sample. */
+    private static void groupTicks(CodedOutputStream out, SampleSteps steps, int group) throws IOException {
+        out.writeUInt32NoTag(steps.to(group) - steps.from(group));
+        int previous = -1;
+        for (int entry = steps.from(group); entry < steps.to(group); entry++) {
+            out.writeUInt32NoTag(steps.step(entry) - previous - 1);
+            out.writeUInt64NoTag(steps.count(entry));
+            out.writeUInt32NoTag(steps.firstOffset(entry));
+            out.writeUInt32NoTag(steps.lastOffset(entry) - steps.firstOffset(entry));
+            previous = steps.step(entry);
+        }
+    }
+
+    /** Format 4's sample groups with their ticks; each group's count and bounds are its ticks'. */
+    private static void readTickGroups(CodedInputStream in, MergedProfile p, List<String> types) throws IOException {
+        SampleGroupTable groups = new SampleGroupTable(p.grid);
+        for (int n = in.readUInt32(); n > 0; n--) {
+            int group = groups.group(in.readUInt32(), in.readUInt32(), in.readUInt32() - 1,
+                    types.get(in.readUInt32()), in.readInt64());
+            int tick = -1;
+            for (int entries = in.readUInt32(); entries > 0; entries--) {
+                tick += in.readUInt32() + 1;
+                long count = in.readUInt64();
+                long first = SampleSteps.stepStart(p.grid, tick) + in.readUInt32();
+                long last = first + in.readUInt32();
+                // a tick off the grid, or samples past its end, are refused here
+                groups.add(group, count, first, last);
+                p.lastSampleNanos = Math.max(p.lastSampleNanos, last);
+            }
+        }
+        groups.addTo(p);
+    }
+
+    /**
+     * The sample groups of formats 1 to 3, each with its count and bounds; format 3's, one per tick, are gathered
+     * into one group each with its ticks (they were written in canonical order, which that keeps).
+     */
+    private static void readGroups(CodedInputStream in, MergedProfile p, List<String> types, boolean format1,
+                                   boolean groupPerTick) throws IOException {
+        SampleGroupTable perTick = groupPerTick ? new SampleGroupTable(p.grid) : null;
+        for (int n = in.readUInt32(); n > 0; n--) {
+            int stack = in.readUInt32();
+            int thread = in.readUInt32();
+            int link = in.readUInt32() - 1;
+            String type = types.get(format1 ? 0 : in.readUInt32());
+            long period = in.readInt64();
+            long count = in.readInt64();
+            long first = in.readInt64();
+            long last = first + in.readInt64();
+            p.lastSampleNanos = Math.max(p.lastSampleNanos, last);
+            if (groupPerTick) {
+                perTick.add(perTick.group(stack, thread, link, type, period), count, first, last);
+            } else {
+                p.samples.add(new MergedProfile.SampleGroup(stack, thread, link, type, period, count, first, last));
+            }
+        }
+        if (groupPerTick) {
+            perTick.addTo(p);
         }
     }
 

@@ -46,8 +46,14 @@ final class RollupMapping {
 
     void add() {
         addChunkCounts();
-        for (MergedProfile.SampleGroup group : part.samples) {
-            if (group.firstNanos() < fromNanos || group.firstNanos() >= toNanos) {
+        SampleSteps steps = part.steps;
+        for (int g = 0; g < part.samples.size(); g++) {
+            MergedProfile.SampleGroup group = part.samples.get(g);
+            int from = steps == null ? 0 : firstInWindow(steps, g);
+            int to = steps == null ? 0 : endOfWindow(steps, g, from);
+            boolean inWindow = steps == null ? group.firstNanos() >= fromNanos && group.firstNanos() < toNanos
+                    : from < to;
+            if (!inWindow) {
                 continue;
             }
             int thread = thread(group.thread());
@@ -58,8 +64,17 @@ final class RollupMapping {
             if (filter.byLink() && !tables.linkMatches(link)) {
                 continue;
             }
-            tables.addSamples(stack(group.stack()), thread, link, group.periodType(), group.periodNanos(),
-                    group.count(), group.firstNanos(), group.lastNanos());
+            int merged = tables.group(stack(group.stack()), thread, link, group.periodType(), group.periodNanos());
+            if (steps == null || (!tables.perStep() && from == steps.from(g) && to == steps.to(g))) {
+                tables.addSamples(merged, group.count(), group.firstNanos(), group.lastNanos());
+            } else if (tables.perStep()) {
+                for (int entry = from; entry < to; entry++) {
+                    tables.addSamples(merged, steps.count(entry), steps.firstNanos(entry, part.grid),
+                            steps.lastNanos(entry, part.grid));
+                }
+            } else {
+                addRun(merged, steps, from, to);
+            }
         }
         if (grid != null) {
             for (int t = 0; t < part.threads.size(); t++) {
@@ -68,6 +83,37 @@ final class RollupMapping {
                 }
             }
         }
+    }
+
+    /** A group's first entry whose step starts within the window (its entries are sorted by step). */
+    private int firstInWindow(SampleSteps steps, int group) {
+        int entry = steps.from(group);
+        while (entry < steps.to(group) && SampleSteps.stepStart(part.grid, steps.step(entry)) < fromNanos) {
+            entry++;
+        }
+        return entry;
+    }
+
+    /** The entry after a group's last whose step starts within the window. */
+    private int endOfWindow(SampleSteps steps, int group, int from) {
+        int entry = from;
+        while (entry < steps.to(group) && SampleSteps.stepStart(part.grid, steps.step(entry)) < toNanos) {
+            entry++;
+        }
+        return entry;
+    }
+
+    /** A run of a group's steps added to tables that are not split: one add, of their sum and bounds. */
+    private void addRun(int merged, SampleSteps steps, int from, int to) {
+        long count = 0;
+        long first = Long.MAX_VALUE;
+        long last = Long.MIN_VALUE;
+        for (int entry = from; entry < to; entry++) {
+            count += steps.count(entry);
+            first = Math.min(first, steps.firstNanos(entry, part.grid));
+            last = Math.max(last, steps.lastNanos(entry, part.grid));
+        }
+        tables.addSamples(merged, count, first, last);
     }
 
     /** The chunks the window holds, per step of their first sample when the rollup is split so. */

@@ -120,7 +120,7 @@ class RollupFormatsTest {
     @Test
     void refusesAFormatItDoesNotKnow() throws IOException {
         byte[] bytes = format1();
-        bytes[0] = 3;
+        bytes[0] = 5;
         assertThrows(IllegalArgumentException.class, () -> RollupCodec.read(bytes));
     }
 }

@@ -32,6 +32,7 @@ public final class RollupShift {
         to.grid = new TimeGrid(from.grid.originNanos() + nanos, from.grid.stepNanos(), from.grid.steps());
         to.periodNanos = from.periodNanos;
         to.startNanos = from.startNanos + nanos;
+        to.lastSampleNanos = from.lastSampleNanos + nanos;
         to.endNanos = from.endNanos + nanos;
         SortedMap<Long, Long> minuteVersions = new TreeMap<>();
         rollup.minuteVersions().forEach((minute, version) -> minuteVersions.put(minute + nanos, version));
