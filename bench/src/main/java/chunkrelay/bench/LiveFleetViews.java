@@ -317,13 +317,19 @@ final class LiveFleetViews {
         return count;
     }
 
-    /** The relay's partials of open minutes, heap and CPU, from its {@code /prometheus}. */
+    /**
+     * The relay's partials of open minutes, chunks waiting for their window, late chunks (derived after their minute's
+     * rollup), heap and CPU, from its {@code /prometheus}.
+     */
     private String state() {
         try {
             var scrape = chunkrelay.envelope.testing.PrometheusScrape.of(relay.base());
-            return String.format(Locale.ROOT, "open minutes %.0f holding %.1f MiB, heap used %.0f MiB, relay CPU %.0f s",
+            return String.format(Locale.ROOT, "open minutes %.0f holding %.1f MiB, chunks in their window %.0f, late"
+                            + " chunks %.0f, heap used %.0f MiB, relay CPU %.0f s",
                     scrape.valueOrZeroBeforeFirstUse("relay_rollups_open_minutes"),
                     scrape.valueOrZeroBeforeFirstUse("relay_rollups_open_bytes") / (1 << 20),
+                    scrape.valueOrZeroBeforeFirstUse("relay_derivations_pending"),
+                    scrape.valueOrZeroBeforeFirstUse("relay_rollups_late_chunks"),
                     scrape.value("jvm_memory_used_bytes", "area", "heap") / (1 << 20), relay.cpuNanos() / 1e9);
         } catch (RuntimeException e) {
             return "no scrape: " + e.getMessage();
