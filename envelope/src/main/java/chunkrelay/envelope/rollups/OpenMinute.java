@@ -1,7 +1,6 @@
 package chunkrelay.envelope.rollups;
 
 import chunkrelay.storage.RollupTier;
-import chunkrelay.translate.view.MergedProfile;
 import chunkrelay.translate.view.ProfileMerger;
 import chunkrelay.translate.view.Rollup;
 import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
@@ -60,7 +59,7 @@ final class OpenMinute {
 
         /** What its rollups hold on the heap, roughly. */
         long heapBytes() {
-            return rollups.stream().mapToLong(rollup -> estimate(rollup.profile())).sum();
+            return rollups.stream().mapToLong(rollup -> rollup.profile().estimatedHeapBytes()).sum();
         }
     }
 
@@ -166,7 +165,7 @@ final class OpenMinute {
             part = merged(derivedParts.remove(derivedParts.size() - 1), part);
         }
         derivedParts.add(part);
-        derivedBytes = derivedParts.stream().mapToLong(rollup -> estimate(rollup.profile())).sum();
+        derivedBytes = derivedParts.stream().mapToLong(rollup -> rollup.profile().estimatedHeapBytes()).sum();
         queued.clear();
         queuedBytes = 0;
     }
@@ -194,8 +193,4 @@ final class OpenMinute {
                 + ROW_BYTES * (included.size() + waiting.size() + received.names().size());
     }
 
-    /** What a merged profile holds on the heap, roughly. */
-    static long estimate(MergedProfile profile) {
-        return profile.estimatedHeapBytes();
-    }
 }

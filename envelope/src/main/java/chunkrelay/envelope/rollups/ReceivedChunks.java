@@ -79,7 +79,7 @@ final class ReceivedChunks {
         last.merged = null;
         if (last.names.size() >= SEGMENT_CHUNKS) {
             last.merged = rollup(last.merger.result(), last);
-            last.mergedBytes = OpenMinute.estimate(last.merged.profile());
+            last.mergedBytes = last.merged.profile().estimatedHeapBytes();
             last.merger = null;
         }
         segmentOf.put(name, last);
@@ -149,7 +149,7 @@ final class ReceivedChunks {
         for (Segment segment : segments) {
             if (segment.merged == null) {
                 segment.merged = rollup(segment.merger.snapshot(), segment);
-                segment.mergedBytes = OpenMinute.estimate(segment.merged.profile());
+                segment.mergedBytes = segment.merged.profile().estimatedHeapBytes();
             }
             merged.add(segment.merged);
         }

@@ -58,7 +58,8 @@ final class SampleGroupTable {
 
     /** The index of a group, made (empty) when it is new. */
     int group(int stack, int thread, int link, String periodType, long period) {
-        Integer known = index.get(new GroupKey(stack, thread, link, periodType, period));
+        GroupKey key = new GroupKey(stack, thread, link, periodType, period);
+        Integer known = index.get(key);
         if (known != null) {
             return known;
         }
@@ -89,7 +90,7 @@ final class SampleGroupTable {
             heads[group] = -1;
             tails[group] = -1;
         }
-        index.put(new GroupKey(stack, thread, link, periodType, period), group);
+        index.put(key, group);
         return group;
     }
 
