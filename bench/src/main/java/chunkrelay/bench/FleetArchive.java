@@ -97,8 +97,8 @@ final class FleetArchive implements AutoCloseable {
         TimeBuckets buckets = new TimeBuckets(Clock.fixed(Instant.EPOCH, ZoneOffset.UTC), Duration.ofSeconds(45));
         index = new ChunkTimeIndex(store, buckets, Duration.ofSeconds(10));
         rollups = new RollupObjects(store);
-        builds = new RollupBuilds(archive, index, rollups);
-        noRollups = new RollupBuilds(archive, index, new RollupObjects(noRollupStore));
+        builds = new RollupBuilds(archive, index, rollups, new SimpleMeterRegistry());
+        noRollups = new RollupBuilds(archive, index, new RollupObjects(noRollupStore), new SimpleMeterRegistry());
         // an archive written before the bench: no minute of it is open in this process
         chunkReads = new WholeChunkReads(archive, new BackgroundWork(Clock.systemUTC(), Duration.ofSeconds(30)));
         noOpenMinutes = new OpenMinutes(archive, buckets, rollups, ROLLUPS, new SimpleMeterRegistry());

@@ -130,7 +130,7 @@ final class RangeFleet {
             index = new ChunkTimeIndex(store, new TimeBuckets(Clock.fixed(Instant.EPOCH, ZoneOffset.UTC),
                     Duration.ofSeconds(45)), Duration.ofSeconds(10));
             rollups = new RollupObjects(store);
-            builds = new RollupBuilds(archive, index, rollups);
+            builds = new RollupBuilds(archive, index, rollups, new SimpleMeterRegistry());
         }
 
         /** Writes the chunks of {@code starts} into the archive on two threads, as the relay derives them. */

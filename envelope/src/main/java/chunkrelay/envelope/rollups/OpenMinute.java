@@ -148,6 +148,15 @@ final class OpenMinute {
         return new Folded(new Partial(List.copyOf(rollups), Set.copyOf(waiting)), changes);
     }
 
+    /**
+     * The rollups of its derived chunks, what is queued merged first: the minute's rollup is built from these and
+     * from the archive only for the chunks they do not hold.
+     */
+    synchronized List<Rollup> derivedRollups(Function<Queued, ExportProfilesServiceRequest> parse) {
+        mergeQueued(parse);
+        return List.copyOf(derivedParts);
+    }
+
     private void mergeQueued(Function<Queued, ExportProfilesServiceRequest> parse) {
         if (queued.isEmpty()) {
             return;

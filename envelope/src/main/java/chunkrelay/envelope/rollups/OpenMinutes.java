@@ -174,6 +174,15 @@ public class OpenMinutes {
     }
 
     /**
+     * The rollups of the chunks of an open minute this relay derived, merged as they came: what its rollup builder
+     * takes instead of reading those chunks back. None once the minute is dropped.
+     */
+    public List<Rollup> derivedRollups(String project, long minute) {
+        OpenMinute open = minutes.get(new OpenMinute.Key(project, minute));
+        return open == null ? List.of() : open.derivedRollups(this::parse);
+    }
+
+    /**
      * Shares this relay's partial of every open minute that changed since it last did, and removes those of the
      * minutes dropped since, with the parts other replicas left of them once they are rolled up: every few seconds,
      * in the server, and once more at its stop. The first round looks for the parts left in the bucket (today's and

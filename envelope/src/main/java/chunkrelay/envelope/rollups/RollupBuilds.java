@@ -1,5 +1,6 @@
 package chunkrelay.envelope.rollups;
 
+import chunkrelay.envelope.telemetry.RelayMeter;
 import chunkrelay.storage.ChunkArchive;
 import chunkrelay.storage.ChunkMetadata;
 import chunkrelay.storage.ChunkTimeIndex;
@@ -10,13 +11,17 @@ import chunkrelay.translate.view.ProfileMerger;
 import chunkrelay.translate.view.Rollup;
 import chunkrelay.translate.view.RollupCodec;
 import com.google.protobuf.InvalidProtocolBufferException;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
 import jakarta.inject.Singleton;
 
 import java.time.LocalDate;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.SortedMap;
 import java.util.SortedSet;
 import java.util.TreeMap;
@@ -34,11 +39,15 @@ public class RollupBuilds {
     private final ChunkArchive archive;
     private final ChunkTimeIndex index;
     private final RollupObjects rollups;
+    private final Counter fromOpenMinute;
+    private final Counter fromArchive;
 
-    public RollupBuilds(ChunkArchive archive, ChunkTimeIndex index, RollupObjects rollups) {
+    public RollupBuilds(ChunkArchive archive, ChunkTimeIndex index, RollupObjects rollups, MeterRegistry meters) {
         this.archive = archive;
         this.index = index;
         this.rollups = rollups;
+        this.fromOpenMinute = RelayMeter.ROLLUPS_MINUTE_CHUNKS.counter(meters, "open_minute");
+        this.fromArchive = RelayMeter.ROLLUPS_MINUTE_CHUNKS.counter(meters, "archive");
     }
 
     /**
@@ -47,9 +56,32 @@ public class RollupBuilds {
      * chunk of the minute is derived.
      */
     public Optional<RollupObjects.Version> buildMinute(String projectId, long minute) {
+        return buildMinute(projectId, minute, List.of());
+    }
+
+    /**
+     * Builds a minute's rollup as {@link #buildMinute(String, long)} does, taking the chunks of {@code held} (per-second
+     * rollups of some of its derived chunks, as its open minute merged them) from those rather than from the archive:
+     * a part is taken whole when the index lists every chunk it holds, and only the chunks no part holds are read.
+     * Sums of counts are associative, so the rollup is the one its chunks give.
+     */
+    public Optional<RollupObjects.Version> buildMinute(String projectId, long minute, List<Rollup> held) {
         ProfileMerger detail = detailMerger(minute);
+        List<ChunkTimeIndex.Entry> entries = index.overlapping(projectId, minute);
+        Set<String> listed = new HashSet<>();
+        entries.forEach(entry -> listed.add(entry.name()));
         SortedSet<String> included = new TreeSet<>();
-        for (ChunkTimeIndex.Entry entry : index.overlapping(projectId, minute)) {
+        for (Rollup part : held) {
+            if (listed.containsAll(part.included()) && part.included().stream().noneMatch(included::contains)) {
+                detail.add(part);
+                included.addAll(part.included());
+                fromOpenMinute.increment(part.included().size());
+            }
+        }
+        for (ChunkTimeIndex.Entry entry : entries) {
+            if (included.contains(entry.name())) {
+                continue;
+            }
             Optional<ChunkArchive.DerivedForm> form = archive.readDerived(entry.key());
             if (form.isEmpty()) {
                 index.markLate(entry);
@@ -57,6 +89,7 @@ public class RollupBuilds {
             }
             add(detail, form.get(), entry);
             included.add(entry.name());
+            fromArchive.increment();
         }
         if (included.isEmpty()) {
             return Optional.empty();
@@ -87,6 +120,7 @@ public class RollupBuilds {
             if (form.isPresent()) {
                 add(merger, form.get(), entry);
                 included.add(entry.name());
+                fromArchive.increment();
             }
         }
         if (included.size() == newest.included().size()) {

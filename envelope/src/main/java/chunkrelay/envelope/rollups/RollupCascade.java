@@ -31,12 +31,15 @@ public class RollupCascade {
     private final ChunkTimeIndex index;
     private final RollupBuilds builds;
     private final TimeBuckets buckets;
+    private final OpenMinutes openMinutes;
 
-    public RollupCascade(ChunkArchive archive, ChunkTimeIndex index, RollupBuilds builds, TimeBuckets buckets) {
+    public RollupCascade(ChunkArchive archive, ChunkTimeIndex index, RollupBuilds builds, TimeBuckets buckets,
+                         OpenMinutes openMinutes) {
         this.archive = archive;
         this.index = index;
         this.builds = builds;
         this.buckets = buckets;
+        this.openMinutes = openMinutes;
     }
 
     /** The ten minutes, hours and days of one project whose rollups are due, a part of them built. Not thread-safe. */
@@ -51,10 +54,14 @@ public class RollupCascade {
         }
     }
 
-    /** Builds the rollup of each minute that has settled, from the index; each one built makes its ten minutes due. */
+    /**
+     * Builds the rollup of each minute that has settled, from the index, taking the chunks this relay derived from
+     * what its open minute merged of them; each one built makes its ten minutes due.
+     */
     public void buildMinutes(String project, Collection<Long> minutes, Due due, Consumer<RollupTier> built) {
         for (long minute : minutes) {
-            if (buckets.settled(minute) && builds.buildMinute(project, minute).isPresent()) {
+            if (buckets.settled(minute)
+                    && builds.buildMinute(project, minute, openMinutes.derivedRollups(project, minute)).isPresent()) {
                 built.accept(RollupTier.MINUTE);
                 due.minute(minute);
             }

@@ -96,6 +96,9 @@ public enum RelayMeter {
     // rollups
     ROLLUPS_BUILT("relay.rollups.built", COUNTER, "rollups built, by tier",
             tag("tier", "minute", "ten_minutes", "hour", "day")),
+    ROLLUPS_MINUTE_CHUNKS("relay.rollups.minute.chunks", COUNTER,
+            "chunks taken into minute rollups, by where their OTLP form came from",
+            tag("from", "open_minute", "archive")),
     ROLLUPS_LATE_CHUNKS("relay.rollups.late.chunks", GAUGE,
             "chunks in the late queues of all projects at the builder's last round"),
     ROLLUPS_OPEN_MINUTES("relay.rollups.open.minutes", GAUGE, "minutes not settled yet with a partial rollup here"),

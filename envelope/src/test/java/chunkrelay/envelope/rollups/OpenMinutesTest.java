@@ -1,6 +1,7 @@
 package chunkrelay.envelope.rollups;
 
 import chunkrelay.envelope.testing.FleetChunks;
+import chunkrelay.envelope.testing.PrometheusScrape;
 import chunkrelay.envelope.testing.RelayClient;
 import chunkrelay.envelope.testing.RunningRelay;
 import chunkrelay.storage.EmbeddedS3Server;
@@ -51,6 +52,11 @@ class OpenMinutesTest {
         try (EmbeddedS3Server s3 = EmbeddedS3Server.inMemory();
              RunningRelay relay = RunningRelay.start(s3, LIVE)) {
             runFleet(List.of(relay), 48, true);
+            // the builder takes what this relay derived from its open minutes' rollups, not from the archive
+            PrometheusScrape metrics = PrometheusScrape.of(relay.uri());
+            double held = metrics.value("relay_rollups_minute_chunks_total", "from", "open_minute");
+            double readBack = metrics.value("relay_rollups_minute_chunks_total", "from", "archive");
+            assertTrue(held > 10 * readBack, held + " chunks taken from open minutes, " + readBack + " read back");
         }
     }
 
@@ -78,6 +84,8 @@ class OpenMinutesTest {
             // a chunk left out of a partial is no longer named as waiting: were it, answers would miss its samples;
             // nor is it counted from receipt: it counts once derived, read whole
             runFleet(List.of(relay), 24, false);
+            assertEquals(0, PrometheusScrape.of(relay.uri()).value("relay_rollups_minute_chunks_total", "from",
+                    "open_minute"), "no partial held a chunk: the builder read every one");
         }
     }
 
