@@ -34,8 +34,9 @@ import java.util.Set;
 /**
  * Takes one decoded envelope from its stream: reads and validates all of it (header, auth from its {@code dsn}
  * when the request carried none, every item), keeps the profile_chunk payloads, skips and counts everything
- * else, applies Relay's profile size limits and the project's quotas ({@link ProjectRateLimiter}, 429), and only
- * then hands the chunks to the {@link ChunkPipeline}. So an envelope is either handed over whole or refused.
+ * else, applies Relay's limits per item type ({@link EnvelopeItemLimits}, 413) and the project's quotas
+ * ({@link ProjectRateLimiter}, 429), and only then hands the chunks to the {@link ChunkPipeline} and the rest to the
+ * upstream. So an envelope is either handed over whole or refused.
  */
 @Singleton
 public class EnvelopeIngest {
@@ -47,6 +48,7 @@ public class EnvelopeIngest {
             "integration", "otel_log", "otel_span", "otel_traces_data");
 
     private final RelayLimits limits;
+    private final ItemLimits itemLimits;
     private final ProjectRegistry projects;
     private final ChunkPipeline pipeline;
     private final MeterRegistry meters;
@@ -56,10 +58,11 @@ public class EnvelopeIngest {
     private final SpanIntake spans;
     private final long retryAfterSeconds;
 
-    public EnvelopeIngest(RelayLimits limits, ProjectRegistry projects, ChunkPipeline pipeline, MeterRegistry meters,
-                          ChunkMemoryBudget budget, ProjectRateLimiter rateLimiter, UpstreamForwarder upstream,
-                          SpanIntake spans) {
+    public EnvelopeIngest(RelayLimits limits, ItemLimits itemLimits, ProjectRegistry projects, ChunkPipeline pipeline,
+                          MeterRegistry meters, ChunkMemoryBudget budget, ProjectRateLimiter rateLimiter,
+                          UpstreamForwarder upstream, SpanIntake spans) {
         this.limits = limits;
+        this.itemLimits = itemLimits;
         this.projects = projects;
         this.pipeline = pipeline;
         this.meters = meters;
@@ -123,17 +126,19 @@ public class EnvelopeIngest {
         ProfileChunkItem.EnvelopeInfo info = new ProfileChunkItem.EnvelopeInfo(headers.eventId(), headers.sentAt(),
                 headers.sdkName(), headers.sdkVersion());
         List<ProfileChunkItem> chunks = new ArrayList<>();
-        ProfileLimit profileLimit = new ProfileLimit(limits.maxChunkBytes());
+        EnvelopeItemLimits envelopeLimits = new EnvelopeItemLimits(itemLimits, limits.maxChunkBytes());
         List<String> types = new ArrayList<>();
         List<ForwardedItem> passedOn = new ArrayList<>();
         List<SpanIntake.SpanItem> spanItems = new ArrayList<>();
         ItemHeader item;
         while ((item = reader.nextItem()) != null) {
             types.add(item.type());
-            if (item.isProfileChunk()) {
+            if (envelopeLimits.refused()) {
+                // refused whole: the rest is read only for Relay's wire format errors, which come before a 413
+                reader.skipPayload();
+            } else if (item.isProfileChunk()) {
                 byte[] payload = reader.readPayload(limits.maxChunkBytes(), reservation);
-                boolean fits = profileLimit.apply(item, reader.lastPayloadSize());
-                if (fits) {
+                if (envelopeLimits.admit(item, reader.lastPayloadSize())) {
                     chunks.add(new ProfileChunkItem(projectId, publicKey, item.type(),
                             new ChunkItemHeader(item.platform(), item.contentType(), item.metaLength()),
                             Objects.requireNonNull(payload), info, sender.receivedAt()));
@@ -143,26 +148,24 @@ public class EnvelopeIngest {
                 }
             } else if (upstream.enabled()) {
                 byte[] payload = reader.readPayload(limits.maxEnvelopeBytes(), forwarded);
-                if (item.isProfile()) {
-                    profileLimit.apply(item, reader.lastPayloadSize());
-                }
-                passedOn.add(forwardedItem(item, Objects.requireNonNull(payload)));
-                if (SpanItems.carriesSpans(item.type())) {
-                    spanItems.add(new SpanIntake.SpanItem(item.type(), payload));
+                if (envelopeLimits.admit(item, reader.lastPayloadSize())) {
+                    passedOn.add(forwardedItem(item, Objects.requireNonNull(payload)));
+                    if (SpanItems.carriesSpans(item.type())) {
+                        spanItems.add(new SpanIntake.SpanItem(item.type(), payload));
+                    }
                 }
             } else if (SpanItems.carriesSpans(item.type())) {
                 // read for the span index only; dropped after, as every item without an upstream
                 byte[] payload = reader.readPayload(limits.maxEnvelopeBytes(), forwarded);
-                spanItems.add(new SpanIntake.SpanItem(item.type(), Objects.requireNonNull(payload)));
-            } else {
-                long size = reader.skipPayload();
-                if (item.isProfile()) {
-                    profileLimit.apply(item, size);
+                if (envelopeLimits.admit(item, reader.lastPayloadSize())) {
+                    spanItems.add(new SpanIntake.SpanItem(item.type(), Objects.requireNonNull(payload)));
                 }
+            } else {
+                envelopeLimits.admit(item, reader.skipPayload());
             }
         }
-        if (profileLimit.offender != null) {
-            throw RelayError.itemTooLarge(profileLimit.offender);
+        if (envelopeLimits.refused()) {
+            throw RelayError.itemTooLarge(envelopeLimits.refusedType());
         }
         for (String type : types) {
             boolean chunk = type.equals("profile_chunk") || type.equals("profile_chunk_ui");
@@ -251,36 +254,6 @@ public class EnvelopeIngest {
             }
         } catch (IOException e) {
             throw RelayError.invalidBody(e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
-        }
-    }
-
-    /**
-     * Relay's limit for profile and profile_chunk items together: each at most the chunk limit, at most one of
-     * them, their total at most the chunk limit. The first item over it names the 413.
-     */
-    private static final class ProfileLimit {
-        private final long maxBytes;
-        private long remainingCount = 1;
-        private long remainingBytes;
-        private String offender;
-
-        ProfileLimit(long maxBytes) {
-            this.maxBytes = maxBytes;
-            this.remainingBytes = maxBytes;
-        }
-
-        boolean apply(ItemHeader item, long size) {
-            if (offender != null) {
-                return false;
-            }
-            boolean fits = size <= maxBytes && remainingCount > 0 && size <= remainingBytes;
-            if (!fits) {
-                offender = item.isProfileChunk() ? "profile_chunk" : "profile";
-                return false;
-            }
-            remainingCount--;
-            remainingBytes -= size;
-            return true;
         }
     }
 }

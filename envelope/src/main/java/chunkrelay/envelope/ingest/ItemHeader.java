@@ -32,11 +32,6 @@ public record ItemHeader(ObjectNode json, String type, Long length, String platf
         return type.equals("profile_chunk") || type.equals("profile_chunk_ui");
     }
 
-    /** Whether this item counts against the one-profile-per-envelope limit. */
-    public boolean isProfile() {
-        return isProfileChunk() || type.equals("profile");
-    }
-
     static ItemHeader from(ObjectNode json) {
         JsonNode type = json.get("type");
         if (type == null) {

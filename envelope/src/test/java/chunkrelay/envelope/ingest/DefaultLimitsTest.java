@@ -33,8 +33,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Relay's default limits, end to end with bodies generated while they are sent: 50 MiB per chunk, 200 MiB per
- * decoded envelope. The test JVM runs with a 384 MiB heap (see the pom), so a relay that held a decoded
- * 10 GiB envelope could not pass.
+ * decoded envelope, one event of 1 MiB. The test JVM runs with a 384 MiB heap (see the pom), so a relay that held a
+ * decoded 10 GiB envelope could not pass.
  */
 @MicronautTest
 @Property(name = "test.pipeline", value = "counting")
@@ -108,6 +108,21 @@ class DefaultLimitsTest {
         RelayClient.Answer answer = client.postStream(PATH, () -> chunkEnvelope(50 * MIB + 1), "X-Sentry-Auth", AUTH);
         assertEquals(413, answer.status(), answer.raw());
         assertEquals(SizeLimitsTest.CHUNK_413, answer.detail());
+    }
+
+    @Test
+    void takesOneEventOfAtMost1MiBAsRelayDoes() {
+        // relay-server/src/utils/sizes.rs:28 at 03742994d954c8ce034263b9203de83beadc9506, max_event_size 1 MiB
+        byte[] event = new byte[(int) MIB];
+        java.util.Arrays.fill(event, (byte) ' ');
+        byte[] exactly = Envelopes.withItem(Envelopes.header(), "{\"type\":\"event\",\"length\":" + MIB + "}", event);
+        assertEquals(200, client.post(PATH, exactly, "X-Sentry-Auth", AUTH).status());
+        byte[] over = Envelopes.withItem(Envelopes.header(), "{\"type\":\"event\",\"length\":" + (MIB + 1) + "}",
+                java.util.Arrays.copyOf(event, (int) MIB + 1));
+        RelayClient.Answer answer = client.post(PATH, over, "X-Sentry-Auth", AUTH);
+        assertEquals(413, answer.status(), answer.raw());
+        assertEquals("envelope exceeded size limits for type 'event' "
+                + "(https://develop.sentry.dev/sdk/envelopes/#size-limits)", answer.detail());
     }
 
     @Test

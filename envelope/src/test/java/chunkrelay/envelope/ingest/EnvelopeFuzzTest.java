@@ -47,6 +47,10 @@ import static org.junit.jupiter.api.Assertions.fail;
 @Property(name = "test.pipeline", value = "counting")
 class EnvelopeFuzzTest {
     private static final long SEED = 20261122L;
+    /** Relay's per-item-type limits at their defaults (relay-config's {@code Limits}). */
+    private static final ItemLimits RELAY_ITEM_LIMITS = new ItemLimits(1 << 20, 200L << 20, 30, 200L << 20,
+            10 << 20, 10 << 20, 100, 100 << 10, 100, 100 << 10, 1 << 20, 1 << 20, 2 << 20, 1 << 20, 10 << 20, 25,
+            12 << 20);
 
     @Inject
     EmbeddedServer server;
@@ -85,10 +89,10 @@ class EnvelopeFuzzTest {
                 Duration.ofMinutes(1), 1, false);
         SpanIntake spans = new SpanIntake(new SpanIndex(links, meters),
                 new SpanLog(null, links, meters, Clock.systemUTC()), links, meters);
-        EnvelopeIngest defaults = new EnvelopeIngest(defaultLimits, projects, pipeline, meters,
+        EnvelopeIngest defaults = new EnvelopeIngest(defaultLimits, RELAY_ITEM_LIMITS, projects, pipeline, meters,
                 new ChunkMemoryBudget(defaultLimits), unlimited, noUpstream, spans);
         RelayLimits smallLimits = limits(1 << 20, 64 << 10, 4 << 10, 1 << 20);
-        EnvelopeIngest small = new EnvelopeIngest(smallLimits, projects, pipeline, meters,
+        EnvelopeIngest small = new EnvelopeIngest(smallLimits, RELAY_ITEM_LIMITS, projects, pipeline, meters,
                 new ChunkMemoryBudget(smallLimits), unlimited, noUpstream, spans);
         ContentDecoding decoding = new ContentDecoding(smallLimits, meters);
         EnvelopeMutator mutator = new EnvelopeMutator(SEED);
