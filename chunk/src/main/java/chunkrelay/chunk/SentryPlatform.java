@@ -1,6 +1,8 @@
 package chunkrelay.chunk;
 
+import java.util.HashMap;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -34,6 +36,8 @@ public enum SentryPlatform {
     private final String sdkLanguage;
     private final boolean ui;
 
+    private static final Map<String, SentryPlatform> BY_NAME = byName();
+
     SentryPlatform(String sentryName, String frameType, String sdkLanguage, boolean ui) {
         this.sentryName = sentryName;
         this.frameType = frameType;
@@ -46,13 +50,17 @@ public enum SentryPlatform {
         if (name == null) {
             return Optional.empty();
         }
-        String lower = name.toLowerCase(Locale.ROOT);
+        // asked for every frame of a chunk: a lookup, and a lowercase copy only for a name not sent in lowercase
+        SentryPlatform platform = BY_NAME.get(name);
+        return Optional.ofNullable(platform != null ? platform : BY_NAME.get(name.toLowerCase(Locale.ROOT)));
+    }
+
+    private static Map<String, SentryPlatform> byName() {
+        Map<String, SentryPlatform> byName = new HashMap<>();
         for (SentryPlatform platform : values()) {
-            if (platform.sentryName.equals(lower)) {
-                return Optional.of(platform);
-            }
+            byName.put(platform.sentryName, platform);
         }
-        return Optional.empty();
+        return Map.copyOf(byName);
     }
 
     /** The name as Sentry writes it (lowercase). */

@@ -67,8 +67,10 @@ public final class SampleLinker {
         int[] groupOf = new int[total];
         int at = 0;
         for (int g = 0; g < groups.size(); g++) {
-            for (long t : groups.get(g).getTimestampsUnixNanoList()) {
-                times[at] = t;
+            // by index: the list's iterator boxes every timestamp
+            Sample group = groups.get(g);
+            for (int i = 0; i < group.getTimestampsUnixNanoCount(); i++) {
+                times[at] = group.getTimestampsUnixNano(i);
                 groupOf[at++] = g;
             }
         }

@@ -86,8 +86,10 @@ final class RequestMapping {
         Map<List<Integer>, Integer> threadOfAttributes = new HashMap<>();
         long first = Long.MAX_VALUE;
         for (Sample sample : profile.getSamplesList()) {
-            for (long timestamp : sample.getTimestampsUnixNanoList()) {
-                first = Math.min(first, timestamp);
+            // timestamps by index: the list's iterator boxes each one
+            int timestamps = sample.getTimestampsUnixNanoCount();
+            for (int i = 0; i < timestamps; i++) {
+                first = Math.min(first, sample.getTimestampsUnixNano(i));
             }
             int link = link(sample.getLinkIndex());
             if (filter.byLink() && !tables.linkMatches(link)) {
@@ -105,7 +107,8 @@ final class RequestMapping {
             long count = 0;
             long firstKept = Long.MAX_VALUE;
             long lastKept = Long.MIN_VALUE;
-            for (long timestamp : sample.getTimestampsUnixNanoList()) {
+            for (int i = 0; i < timestamps; i++) {
+                long timestamp = sample.getTimestampsUnixNano(i);
                 if (timestamp < fromNanos || timestamp >= toNanos) {
                     continue;
                 }
