@@ -3,6 +3,7 @@ package chunkrelay.bench;
 import chunkrelay.chunk.fixtures.Fixtures;
 import chunkrelay.chunk.fixtures.SdkRequest;
 
+import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -319,18 +320,21 @@ final class LiveFleetViews {
 
     /**
      * The relay's partials of open minutes, chunks waiting for their window, late chunks (derived after their minute's
-     * rollup), heap and CPU, from its {@code /prometheus}.
+     * rollup), heap and CPU, from its {@code /prometheus}; and this process's CPU, which shares the machine (the
+     * fleet's chunks written and posted, the answers counted).
      */
     private String state() {
         try {
             var scrape = chunkrelay.envelope.testing.PrometheusScrape.of(relay.base());
             return String.format(Locale.ROOT, "open minutes %.0f holding %.1f MiB, chunks in their window %.0f, late"
-                            + " chunks %.0f, heap used %.0f MiB, relay CPU %.0f s",
+                            + " chunks %.0f, heap used %.0f MiB, relay CPU %.0f s, bench CPU %.0f s",
                     scrape.valueOrZeroBeforeFirstUse("relay_rollups_open_minutes"),
                     scrape.valueOrZeroBeforeFirstUse("relay_rollups_open_bytes") / (1 << 20),
                     scrape.valueOrZeroBeforeFirstUse("relay_derivations_pending"),
                     scrape.valueOrZeroBeforeFirstUse("relay_rollups_late_chunks"),
-                    scrape.value("jvm_memory_used_bytes", "area", "heap") / (1 << 20), relay.cpuNanos() / 1e9);
+                    scrape.value("jvm_memory_used_bytes", "area", "heap") / (1 << 20), relay.cpuNanos() / 1e9,
+                    ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                            .getProcessCpuTime() / 1e9);
         } catch (RuntimeException e) {
             return "no scrape: " + e.getMessage();
         }
