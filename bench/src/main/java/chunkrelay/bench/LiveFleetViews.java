@@ -326,10 +326,13 @@ final class LiveFleetViews {
     private String state() {
         try {
             var scrape = chunkrelay.envelope.testing.PrometheusScrape.of(relay.base());
-            return String.format(Locale.ROOT, "open minutes %.0f holding %.1f MiB, chunks in their window %.0f, late"
+            return String.format(Locale.ROOT, "open minutes %.0f holding %.1f MiB (chunks left out at receipt %.0f,"
+                            + " derived %.0f), chunks in their window %.0f, late"
                             + " chunks %.0f, heap used %.0f MiB, relay CPU %.0f s, bench CPU %.0f s",
                     scrape.valueOrZeroBeforeFirstUse("relay_rollups_open_minutes"),
                     scrape.valueOrZeroBeforeFirstUse("relay_rollups_open_bytes") / (1 << 20),
+                    scrape.valueOrZeroBeforeFirstUse("relay_rollups_open_left_out_total", "when", "receipt"),
+                    scrape.valueOrZeroBeforeFirstUse("relay_rollups_open_left_out_total", "when", "derived"),
                     scrape.valueOrZeroBeforeFirstUse("relay_derivations_pending"),
                     scrape.valueOrZeroBeforeFirstUse("relay_rollups_late_chunks"),
                     scrape.value("jvm_memory_used_bytes", "area", "heap") / (1 << 20), relay.cpuNanos() / 1e9,

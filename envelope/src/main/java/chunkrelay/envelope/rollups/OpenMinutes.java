@@ -9,6 +9,7 @@ import chunkrelay.storage.RollupObjects;
 import chunkrelay.storage.TimeBuckets;
 import chunkrelay.translate.view.Rollup;
 import com.google.protobuf.InvalidProtocolBufferException;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
 import jakarta.inject.Singleton;
@@ -64,6 +65,8 @@ public class OpenMinutes {
     private final long maxBytes;
     private final Map<OpenMinute.Key, OpenMinute> minutes = new ConcurrentHashMap<>();
     private final SharedOpenMinutes shared;
+    private final Counter leftOutAtReceipt;
+    private final Counter leftOutDerived;
     /** Minutes dropped whose shared part is still to be removed by the next share round. */
     private final Queue<OpenMinute.Key> forgotten = new ConcurrentLinkedQueue<>();
     /** The first share round has looked for the parts earlier relays left in the bucket. */
@@ -77,6 +80,8 @@ public class OpenMinutes {
         this.shared = new SharedOpenMinutes(rollups);
         RelayMeter.ROLLUPS_OPEN_MINUTES.gauge(meters, minutes, Map::size);
         RelayMeter.ROLLUPS_OPEN_BYTES.gauge(meters, this, o -> o.heapBytes() + o.shared.decodedBytes());
+        this.leftOutAtReceipt = RelayMeter.ROLLUPS_OPEN_LEFT_OUT.counter(meters, "receipt");
+        this.leftOutDerived = RelayMeter.ROLLUPS_OPEN_LEFT_OUT.counter(meters, "derived");
     }
 
     /**
@@ -103,6 +108,9 @@ public class OpenMinutes {
                          ExportProfilesServiceRequest unlinked, Map<String, String> metadata) {
         // a chunk counted from receipt grows its partials by about its serialised size: it must fit the budget
         if (unlinked == null || heapBytes() + unlinked.getSerializedSize() > maxBytes) {
+            if (unlinked != null) {
+                leftOutAtReceipt.increment();
+            }
             forEachOpen(key, firstSampleNanos, lastSampleNanos, Create.AT_RECEIPT,
                     (minute, name) -> minute.waiting(name));
             return;
@@ -127,6 +135,7 @@ public class OpenMinutes {
         long first = Long.parseLong(metadata.get(ChunkMetadata.FIRST_SAMPLE_NS));
         long last = Long.parseLong(metadata.get(ChunkMetadata.LAST_SAMPLE_NS));
         boolean withinBudget = heapBytes() < maxBytes;
+        boolean[] leftOut = {false};
         forEachOpen(key, first, last, withinBudget ? Create.WHILE_OPEN : Create.NEVER, (minute, name) -> {
             if (withinBudget) {
                 minute.derived(new OpenMinute.Queued(name, otlp, compressed, metadata.get(ChunkMetadata.PLATFORM),
@@ -134,8 +143,12 @@ public class OpenMinutes {
             } else {
                 // left out of the partial: no longer named as waiting, so a query reads it whole
                 minute.released(name);
+                leftOut[0] = true;
             }
         });
+        if (leftOut[0]) {
+            leftOutDerived.increment();
+        }
     }
 
     /** A chunk stops waiting without this relay deriving it (another replica did, or it failed). */

@@ -104,6 +104,9 @@ public enum RelayMeter {
     ROLLUPS_OPEN_MINUTES("relay.rollups.open.minutes", GAUGE, "minutes not settled yet with a partial rollup here"),
     ROLLUPS_OPEN_BYTES("relay.rollups.open.bytes", GAUGE,
             "estimated heap of the partial rollups of the minutes not settled yet"),
+    ROLLUPS_OPEN_LEFT_OUT("relay.rollups.open.left.out", COUNTER,
+            "chunks the open minutes' partials left out, their memory budget spent, by the form refused",
+            tag("when", "receipt", "derived")),
 
     // OTLP forwarding
     EXPORT_OUTCOMES("relay.export.outcomes", COUNTER,
