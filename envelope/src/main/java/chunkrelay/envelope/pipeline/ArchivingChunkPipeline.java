@@ -66,6 +66,7 @@ public class ArchivingChunkPipeline implements ChunkPipeline {
         this.underived = underived;
         this.timeIndex = timeIndex;
         LinkMeters.register(meters);
+        RelayMeter.CHUNK_JSON_READS.functionCounter(meters, processor, ChunkProcessor::jsonReads);
         // every outcome's meter exists from the start, at zero, so dashboards and alerts see it before it happens
         for (ChunkRejectionReason reason : ChunkRejectionReason.values()) {
             RelayMeter.CHUNKS_REJECTED.counter(meters, reason.relayName());

@@ -40,6 +40,8 @@ public enum RelayMeter {
 
     // chunks
     CHUNKS_ACCEPTED("relay.chunks.accepted", COUNTER, "chunks archived, by platform", tag("platform")),
+    CHUNK_JSON_READS("relay.chunk.json.reads", COUNTER,
+            "times a chunk's JSON was read by a parser: once per chunk received, and again when it is read back"),
     CHUNKS_REJECTED("relay.chunks.rejected", COUNTER, "chunks refused, by Relay's reason name or internal_error",
             tag("reason")),
     CHUNKS_RATE_LIMITED("relay.chunks.rate_limited", COUNTER, "chunks refused by a quota, by rate-limit category",
