@@ -201,5 +201,4 @@ final class OpenMinute {
         return derivedBytes + queuedBytes + received.heapBytes()
                 + ROW_BYTES * (included.size() + waiting.size() + received.names().size());
     }
-
 }
