@@ -27,7 +27,7 @@ public final class BenchmarkSuite {
             throw new IllegalArgumentException("no relay jar at " + jar + " (build it with mvn package first)");
         }
         // -Dbench.only=sizes,chunk-path,stages,waiting,android,links,views,fleet-views,live-views,end-to-end,default,
-        // soak,memory,quota,ranges,per-second runs some sections; all but ranges and per-second by default
+        // soak,memory,quota,ranges,per-second,merge runs some sections; all but ranges, per-second and merge by default
         Set<String> only = Set.of(System.getProperty("bench.only", "sizes,chunk-path,stages,waiting,android,links,"
                         + "views,fleet-views,live-views,end-to-end,default,soak,memory,quota")
                 .split(","));
@@ -56,6 +56,9 @@ public final class BenchmarkSuite {
         }
         if (only.contains("per-second")) {
             inProcess.perSecondMinute();
+        }
+        if (only.contains("merge")) {
+            inProcess.rollupMerge();
         }
         if (only.contains("views")) {
             inProcess.views();

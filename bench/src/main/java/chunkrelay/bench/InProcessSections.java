@@ -75,6 +75,17 @@ final class InProcessSections {
                 .forEach(line -> out.printf("  %s%n", line));
     }
 
+    void rollupMerge() {
+        progress("rollup merge: an hour of a synthetic " + RollupMergeCost.PROCESSES + "-process fleet's rollups made"
+                + " in this process, then decoded and merged (about 3 minutes)");
+        out.printf("%n%s%n", "Rollup merge (in this process, no store: the rollups of an hour of the ranges section's"
+                + " fleet as bytes, decoded and merged into a pprof answer's merger and its result taken;\n  wall of"
+                + " the calling thread, median of " + RollupMergeCost.ROUNDS + " rounds after a warm-up; x = against"
+                + " decoding the same rollups alone)");
+        RollupMergeCost.lines(RollupMergeCost.measure(RollupMergeCost.PROCESSES, RollupMergeCost.ROUNDS))
+                .forEach(line -> out.printf("  %s%n", line));
+    }
+
     void views() throws Exception {
         progress("views: pprof export of a " + ViewExportCost.CHUNKS + "-chunk range against reading it");
         ViewExportCost.Result result = ViewExportCost.measure();

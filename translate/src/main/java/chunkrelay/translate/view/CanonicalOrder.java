@@ -28,10 +28,8 @@ final class CanonicalOrder {
         out.perStep = in.perStep;
         out.chunkStepCounts.putAll(in.chunkStepCounts);
 
-        int[] functionOrder = order(in.functions.size(), Comparator.comparing(
-                (Integer f) -> in.functions.get(f).name(), TEXT)
-                .thenComparing(f -> in.functions.get(f).systemName(), TEXT)
-                .thenComparing(f -> in.functions.get(f).file(), TEXT));
+        int[] functionOrder = IndexOrder.sorted(in.functions.size(),
+                (a, b) -> compareFunctions(in.functions.get(a), in.functions.get(b)));
         int[] functionIndex = inverse(functionOrder);
         for (int f : functionOrder) {
             out.functions.add(in.functions.get(f));
@@ -45,7 +43,8 @@ final class CanonicalOrder {
             }
             relined.add(new MergedProfile.Location(location.address(), List.copyOf(lines)));
         }
-        int[] locationOrder = order(relined.size(), (a, b) -> compareLocations(relined.get(a), relined.get(b)));
+        int[] locationOrder = IndexOrder.sorted(relined.size(),
+                (a, b) -> compareLocations(relined.get(a), relined.get(b)));
         int[] locationIndex = inverse(locationOrder);
         for (int l : locationOrder) {
             out.locations.add(relined.get(l));
@@ -59,17 +58,15 @@ final class CanonicalOrder {
             }
             restacked.add(mapped);
         }
-        int[] stackOrder = order(restacked.size(), (a, b) -> Arrays.compare(restacked.get(a), restacked.get(b)));
+        int[] stackOrder = IndexOrder.sorted(restacked.size(),
+                (a, b) -> Arrays.compare(restacked.get(a), restacked.get(b)));
         int[] stackIndex = inverse(stackOrder);
         for (int s : stackOrder) {
             out.stacks.add(restacked.get(s));
         }
 
-        int[] threadOrder = order(in.threads.size(), Comparator.comparing(
-                (Integer t) -> in.threads.get(t).profilerId(), TEXT)
-                .thenComparing(t -> in.threads.get(t).threadId(), TEXT)
-                .thenComparing(t -> in.threads.get(t).name(), TEXT)
-                .thenComparing(t -> in.threads.get(t).chunk(), CHUNK));
+        int[] threadOrder = IndexOrder.sorted(in.threads.size(),
+                (a, b) -> compareThreads(in.threads.get(a), in.threads.get(b)));
         int[] threadIndex = inverse(threadOrder);
         for (int t : threadOrder) {
             out.threads.add(in.threads.get(t));
@@ -78,8 +75,8 @@ final class CanonicalOrder {
             }
         }
 
-        int[] linkOrder = order(in.links.size(), Comparator.comparing((Integer k) -> in.links.get(k).traceId())
-                .thenComparing(k -> in.links.get(k).spanId()));
+        int[] linkOrder = IndexOrder.sorted(in.links.size(), (a, b) -> compareLinks(in.links.get(a),
+                in.links.get(b)));
         int[] linkIndex = inverse(linkOrder);
         for (int k : linkOrder) {
             out.links.add(in.links.get(k));
@@ -91,12 +88,7 @@ final class CanonicalOrder {
                     group.link() < 0 ? -1 : linkIndex[group.link()], group.periodType(), group.periodNanos(),
                     group.count(), group.firstNanos(), group.lastNanos()));
         }
-        Comparator<MergedProfile.SampleGroup> byKey = Comparator.comparingInt(MergedProfile.SampleGroup::stack)
-                .thenComparingInt(MergedProfile.SampleGroup::thread)
-                .thenComparingInt(MergedProfile.SampleGroup::link)
-                .thenComparing(MergedProfile.SampleGroup::periodType)
-                .thenComparingLong(MergedProfile.SampleGroup::periodNanos);
-        int[] groupOrder = order(regrouped.size(), (a, b) -> byKey.compare(regrouped.get(a), regrouped.get(b)));
+        int[] groupOrder = IndexOrder.sorted(regrouped.size(), new GroupKeys(regrouped)::compare);
         for (int g : groupOrder) {
             out.samples.add(regrouped.get(g));
         }
@@ -123,18 +115,73 @@ final class CanonicalOrder {
         return Integer.compare(a.lines().size(), b.lines().size());
     }
 
-    /** The indices {@code 0..size-1} sorted by {@code comparator}. */
-    private static int[] order(int size, Comparator<Integer> comparator) {
-        Integer[] boxed = new Integer[size];
-        for (int i = 0; i < size; i++) {
-            boxed[i] = i;
+    private static int compareFunctions(MergedProfile.Function a, MergedProfile.Function b) {
+        int byName = TEXT.compare(a.name(), b.name());
+        if (byName != 0) {
+            return byName;
         }
-        Arrays.sort(boxed, comparator);
-        int[] order = new int[size];
-        for (int i = 0; i < size; i++) {
-            order[i] = boxed[i];
+        int bySystemName = TEXT.compare(a.systemName(), b.systemName());
+        return bySystemName != 0 ? bySystemName : TEXT.compare(a.file(), b.file());
+    }
+
+    private static int compareThreads(MergedProfile.Thread a, MergedProfile.Thread b) {
+        int byProfiler = TEXT.compare(a.profilerId(), b.profilerId());
+        if (byProfiler != 0) {
+            return byProfiler;
         }
-        return order;
+        int byThread = TEXT.compare(a.threadId(), b.threadId());
+        if (byThread != 0) {
+            return byThread;
+        }
+        int byName = TEXT.compare(a.name(), b.name());
+        return byName != 0 ? byName : CHUNK.compare(a.chunk(), b.chunk());
+    }
+
+    private static int compareLinks(MergedProfile.Link a, MergedProfile.Link b) {
+        int byTrace = a.traceId().compareTo(b.traceId());
+        return byTrace != 0 ? byTrace : a.spanId().compareTo(b.spanId());
+    }
+
+    /**
+     * The sample groups' keys as columns, compared field by field (stack, thread, link, sample type, period): a
+     * fleet's hour sorts hundreds of thousands of them.
+     */
+    private static final class GroupKeys {
+        private final int[] stacks;
+        private final int[] threads;
+        private final int[] links;
+        private final String[] periodTypes;
+        private final long[] periods;
+
+        GroupKeys(List<MergedProfile.SampleGroup> groups) {
+            stacks = new int[groups.size()];
+            threads = new int[groups.size()];
+            links = new int[groups.size()];
+            periodTypes = new String[groups.size()];
+            periods = new long[groups.size()];
+            for (int g = 0; g < groups.size(); g++) {
+                MergedProfile.SampleGroup group = groups.get(g);
+                stacks[g] = group.stack();
+                threads[g] = group.thread();
+                links[g] = group.link();
+                periodTypes[g] = group.periodType();
+                periods[g] = group.periodNanos();
+            }
+        }
+
+        int compare(int a, int b) {
+            if (stacks[a] != stacks[b]) {
+                return Integer.compare(stacks[a], stacks[b]);
+            }
+            if (threads[a] != threads[b]) {
+                return Integer.compare(threads[a], threads[b]);
+            }
+            if (links[a] != links[b]) {
+                return Integer.compare(links[a], links[b]);
+            }
+            int byType = periodTypes[a].compareTo(periodTypes[b]);
+            return byType != 0 ? byType : Long.compare(periods[a], periods[b]);
+        }
     }
 
     /** For each old index, its position in {@code order}. */

@@ -1,44 +1,30 @@
 package chunkrelay.translate.view;
 
+import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.Map;
-import java.util.Objects;
+import java.util.List;
 
 /**
  * The sample groups of a merge as they grow: each (stack, thread, link, sample type, period) once, looked up once by
- * its key and then added to by index, with its count and first and last sample in primitive columns. Split per step
- * of a grid, each group also keeps its steps as a list of entries sorted by step, linked through primitive columns
- * shared by all groups (an entry per group and step, no object per entry): the samples of one input mostly come in
- * time order, so an entry is nearly always added at its group's end or merged into its last one. Not thread-safe.
+ * its key ({@link GroupSlots}) and then added to by index, with its count and first and last sample in primitive
+ * columns. Split per step of a grid, each group also keeps its steps as a list of entries sorted by step, linked
+ * through primitive columns shared by all groups (an entry per group and step, no object per entry): the samples of
+ * one input mostly come in time order, so an entry is nearly always added at its group's end or merged into its last
+ * one. Not thread-safe.
  */
 final class SampleGroupTable {
     private static final int INITIAL = 16;
 
-    record GroupKey(int stack, int thread, int link, String periodType, long period) {
-        /**
-         * Mixed, not the record's polynomial of small ints: with {@code 31 * stack + thread}, a fleet's hundreds of
-         * threads and stacks give a few thousand hashes for a hundred thousand groups, and the map's buckets turn
-         * into trees (a third of a merge's time went to {@code HashMap.TreeNode}).
-         */
-        @Override
-        public int hashCode() {
-            long h = stack * 0x9E3779B97F4A7C15L;
-            h = (h ^ (h >>> 29) ^ thread) * 0xBF58476D1CE4E5B9L;
-            h = (h ^ (h >>> 31) ^ link) * 0x94D049BB133111EBL;
-            h = (h ^ (h >>> 29) ^ period ^ Objects.hashCode(periodType)) * 0x9E3779B97F4A7C15L;
-            return (int) (h ^ (h >>> 32));
-        }
-    }
-
     /** The grid the groups are split on, or null when they are not split. */
     private final TimeGrid grid;
-    private final Map<GroupKey, Integer> index = new HashMap<>();
+    private final GroupSlots index = new GroupSlots(this::matches);
+    /** The sample types seen, by number: a merge has one or two, so a group keeps the number. */
+    private final List<String> periodTypeNames = new ArrayList<>(2);
     private int groups;
     private int[] stacks = new int[INITIAL];
     private int[] threads = new int[INITIAL];
     private int[] links = new int[INITIAL];
-    private String[] periodTypes = new String[INITIAL];
+    private int[] periodTypes = new int[INITIAL];
     private long[] periods = new long[INITIAL];
     private long[] counts = new long[INITIAL];
     private long[] firsts = new long[INITIAL];
@@ -72,9 +58,9 @@ final class SampleGroupTable {
 
     /** The index of a group, made (empty) when it is new. */
     int group(int stack, int thread, int link, String periodType, long period) {
-        GroupKey key = new GroupKey(stack, thread, link, periodType, period);
-        Integer known = index.get(key);
-        if (known != null) {
+        int type = periodTypeNumber(periodType);
+        int known = index.find(stack, thread, link, type, period);
+        if (known >= 0) {
             return known;
         }
         if (groups == stacks.length) {
@@ -96,7 +82,7 @@ final class SampleGroupTable {
         stacks[group] = stack;
         threads[group] = thread;
         links[group] = link;
-        periodTypes[group] = periodType;
+        periodTypes[group] = type;
         periods[group] = period;
         firsts[group] = Long.MAX_VALUE;
         lasts[group] = Long.MIN_VALUE;
@@ -104,8 +90,23 @@ final class SampleGroupTable {
             heads[group] = -1;
             tails[group] = -1;
         }
-        index.put(key, group);
+        index.put(group, stack, thread, link, type, period);
         return group;
+    }
+
+    private int periodTypeNumber(String periodType) {
+        for (int type = 0; type < periodTypeNames.size(); type++) {
+            if (periodTypeNames.get(type).equals(periodType)) {
+                return type;
+            }
+        }
+        periodTypeNames.add(periodType);
+        return periodTypeNames.size() - 1;
+    }
+
+    private boolean matches(int group, int stack, int thread, int link, int periodType, long period) {
+        return stacks[group] == stack && threads[group] == thread && links[group] == link
+                && periodTypes[group] == periodType && periods[group] == period;
     }
 
     long period(int group) {
@@ -199,7 +200,7 @@ final class SampleGroupTable {
     void addTo(MergedProfile profile) {
         for (int group = 0; group < groups; group++) {
             profile.samples.add(new MergedProfile.SampleGroup(stacks[group], threads[group], links[group],
-                    periodTypes[group], periods[group], counts[group], firsts[group], lasts[group]));
+                    periodTypeNames.get(periodTypes[group]), periods[group], counts[group], firsts[group], lasts[group]));
         }
         if (grid == null) {
             return;
