@@ -187,6 +187,15 @@ public class OpenMinutes {
     }
 
     /**
+     * Whether this relay's partial of a minute still counts chunks from receipt that are not derived yet, and has not
+     * expired while counting: until they are derived it answers for the minute, whose rollup waits for them.
+     */
+    public boolean countsUnderived(String project, long minute) {
+        OpenMinute open = minutes.get(new OpenMinute.Key(project, minute));
+        return open != null && open.counting() && !buckets.expiredWhileCounting(minute);
+    }
+
+    /**
      * The rollups of the chunks of an open minute this relay derived, merged as they came: what its rollup builder
      * takes instead of reading those chunks back. None once the minute is dropped.
      */

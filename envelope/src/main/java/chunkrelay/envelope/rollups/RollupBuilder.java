@@ -21,6 +21,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -168,8 +169,10 @@ public class RollupBuilder implements ApplicationEventListener<ServerStartupEven
                 }
             }
         }
-        cascade.buildMinutes(project, unbuilt, due(project), this::built);
-        examinedUpTo.put(project, Math.max(lastSettled, examined == null ? lastSettled : examined));
+        List<Long> later = cascade.buildMinutes(project, unbuilt, due(project), this::built);
+        // a minute left for later is examined again next round, with every minute after it
+        long upTo = later.isEmpty() ? lastSettled : Collections.min(later) - MINUTE;
+        examinedUpTo.put(project, Math.max(upTo, examined == null ? upTo : examined));
         cascade.buildDue(project, due(project), this::built);
     }
 

@@ -56,16 +56,27 @@ public class RollupCascade {
 
     /**
      * Builds the rollup of each minute that has settled, from the index, taking the chunks this relay derived from
-     * what its open minute merged of them; each one built makes its ten minutes due.
+     * what its open minute merged of them; each one built makes its ten minutes due. A minute whose open minute still
+     * counts chunks from receipt that are not derived yet (their derivation lags behind the load) is left for a later
+     * round: queries answer a minute from its rollup once there is one, and a rollup built now would leave those
+     * chunks out of every answer until they are derived and taken in as late chunks.
+     *
+     * @return the minutes left for a later round, in the order given
      */
-    public void buildMinutes(String project, Collection<Long> minutes, Due due, Consumer<RollupTier> built) {
+    public List<Long> buildMinutes(String project, Collection<Long> minutes, Due due, Consumer<RollupTier> built) {
+        List<Long> later = new ArrayList<>();
         for (long minute : minutes) {
-            if (buckets.settled(minute)
-                    && builds.buildMinute(project, minute, openMinutes.derivedRollups(project, minute)).isPresent()) {
+            if (!buckets.settled(minute)) {
+                continue;
+            }
+            if (openMinutes.countsUnderived(project, minute)) {
+                later.add(minute);
+            } else if (builds.buildMinute(project, minute, openMinutes.derivedRollups(project, minute)).isPresent()) {
                 built.accept(RollupTier.MINUTE);
                 due.minute(minute);
             }
         }
+        return later;
     }
 
     /** Brings the due ten minutes that have settled up to date, then the due hours, then days; the others stay due. */
@@ -91,6 +102,10 @@ public class RollupCascade {
                 continue;
             }
             Optional<Rollup> newest = builds.newest(project, RollupTier.MINUTE, minute.getKey()).flatMap(builds::read);
+            if (newest.isEmpty() && openMinutes.countsUnderived(project, minute.getKey())) {
+                // as in buildMinutes: its first rollup waits for the chunks this relay counts from receipt
+                continue;
+            }
             Optional<Rollup> rollup = newest;
             if (newest.isEmpty() || lacksDerived(newest.get(), minute.getValue())) {
                 // a minute with a rollup takes its late chunks in; one without is built from its index

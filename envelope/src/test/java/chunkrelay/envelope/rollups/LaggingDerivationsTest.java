@@ -1,0 +1,86 @@
+package chunkrelay.envelope.rollups;
+
+import chunkrelay.chunk.testing.Await;
+import chunkrelay.envelope.derivation.ChunkDerivations;
+import chunkrelay.envelope.derivation.DerivationSchedule;
+import chunkrelay.envelope.schedule.BackgroundWork;
+import chunkrelay.envelope.testing.FleetChunks;
+import chunkrelay.envelope.testing.RunningRelay;
+import chunkrelay.storage.EmbeddedS3Server;
+import chunkrelay.storage.TimeBuckets;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Derivations that lag behind the load (a relay whose cores the ingest takes) past the minute's settling: the chunks
+ * it counts from receipt stay in every answer, and the minute's rollup waits for them rather than leaving them out.
+ */
+class LaggingDerivationsTest {
+    private static final long SECOND = 1_000_000_000L;
+    private static final int FLEET = 6;
+    private static final int SAMPLES_PER_CHUNK = 20;
+    private static final FleetChunks CHUNKS = new FleetChunks(FleetChunks.ROLLUP_TESTS);
+
+    @Test
+    void aSettledMinuteAnswersChunksNotDerivedYetAndItsRollupWaitsForThem() throws Exception {
+        try (EmbeddedS3Server s3 = EmbeddedS3Server.inMemory();
+             RunningRelay relay = RunningRelay.start(s3, Map.of("test.clock", "manual", "relay.links.window", "30s",
+                     "relay.rollups.interval", "1h"))) {
+            relay.bean(BackgroundWork.class).hold();
+            // a second into a minute: the chunks are of the minute before
+            long now = nanos(relay.clock().instant());
+            long minute = TimeBuckets.minuteOf(now);
+            relay.clock().advance(Duration.ofNanos(minute + TimeBuckets.MINUTE_NANOS + SECOND - now));
+            // half of them derived when their window ends, the other half not (the derivations lag)
+            for (int p = 0; p < FLEET / 2; p++) {
+                LiveFleet.send(relay, CHUNKS, FLEET, p, minute + (5 + 7 * p) * SECOND, SAMPLES_PER_CHUNK);
+            }
+            relay.clock().advance(Duration.ofSeconds(31));
+            relay.bean(DerivationSchedule.class).runDue();
+            ChunkDerivations derivations = relay.bean(ChunkDerivations.class);
+            Await.until(() -> derivations.pendingCount() + " chunks still pending", Duration.ofSeconds(30),
+                    () -> derivations.pendingCount() == 0);
+            for (int p = FLEET / 2; p < FLEET; p++) {
+                LiveFleet.send(relay, CHUNKS, FLEET, p, minute + (5 + 7 * p) * SECOND, SAMPLES_PER_CHUNK);
+            }
+            long from = minute;
+            long to = minute + TimeBuckets.MINUTE_NANOS;
+            FleetAnswers.Answer atReceipt = FleetAnswers.ask(relay, from, to, "", 60);
+            assertEquals(FLEET, atReceipt.chunks(), "every chunk counts from receipt");
+
+            // the minute settles while no derivation has run: the builder leaves it for later
+            relay.clock().advance(Duration.ofMinutes(3));
+            relay.bean(RollupBuilder.class).runOnce();
+            assertTrue(relay.objects().keySet().stream().noneMatch(k -> k.startsWith("rollups/1/")
+                    && !k.matches(".*/o[0-9]{4}\\..*")), "no rollup built while its chunks wait: " + relay.objects()
+                    .keySet().stream().filter(k -> k.startsWith("rollups/")).toList());
+            assertEquals(atReceipt, FleetAnswers.ask(relay, from, to, "", 60),
+                    "the settled minute is answered from its partial");
+
+            // the derivations catch up: the next round builds the minute with every chunk
+            relay.bean(DerivationSchedule.class).runDue();
+            Await.until(() -> derivations.pendingCount() + " chunks still pending", Duration.ofSeconds(30),
+                    () -> derivations.pendingCount() == 0);
+            relay.bean(RollupBuilder.class).runOnce();
+            assertTrue(relay.objects().keySet().stream().anyMatch(k -> k.startsWith("rollups/1/")
+                    && !k.matches(".*/o[0-9]{4}\\..*")), "the minute is rolled up");
+            List<FleetAnswers.Archived> archived = FleetAnswers.Archived.all(relay);
+            assertEquals(FLEET, archived.size(), "every chunk derived");
+            assertEquals(FleetAnswers.walk(archived, from, to, "", 60), FleetAnswers.ask(relay, from, to, "", 60),
+                    "the rollup's answer is the walk of the archived forms");
+            assertEquals(FleetAnswers.walk(archived, from, to, "", 60), atReceipt,
+                    "and so was the answer before they were derived");
+        }
+    }
+
+    private static long nanos(Instant instant) {
+        return instant.getEpochSecond() * SECOND + instant.getNano();
+    }
+}
