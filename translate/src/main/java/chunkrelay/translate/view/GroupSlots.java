@@ -17,9 +17,12 @@ final class GroupSlots {
     }
 
     private final Keys keys;
-    /** Group number + 1, 0 for an empty slot; the length a power of two, at most half full. */
-    private int[] slots = new int[INITIAL];
-    private int[] hashes = new int[INITIAL];
+    /**
+     * Per slot, the key's hash in the high half and the group's number + 1 in the low half, 0 for an empty slot: one
+     * memory read per slot probed, as the slots of a fleet's hour are far larger than a cache. The length is a power of
+     * two, the slots at most half full.
+     */
+    private long[] slots = new long[INITIAL];
     private int size;
 
     GroupSlots(Keys keys) {
@@ -30,9 +33,10 @@ final class GroupSlots {
     int find(int stack, int thread, int link, int periodType, long period) {
         int hash = hash(stack, thread, link, periodType, period);
         int mask = slots.length - 1;
-        for (int slot = hash & mask; slots[slot] != 0; slot = (slot + 1) & mask) {
-            int group = slots[slot] - 1;
-            if (hashes[slot] == hash && keys.matches(group, stack, thread, link, periodType, period)) {
+        long entry;
+        for (int slot = hash & mask; (entry = slots[slot]) != 0; slot = (slot + 1) & mask) {
+            int group = (int) entry - 1;
+            if ((int) (entry >>> 32) == hash && keys.matches(group, stack, thread, link, periodType, period)) {
                 return group;
             }
         }
@@ -44,28 +48,26 @@ final class GroupSlots {
         if (2 * (size + 1) > slots.length) {
             grow();
         }
-        insert(group + 1, hash(stack, thread, link, periodType, period));
+        int hash = hash(stack, thread, link, periodType, period);
+        insert((long) hash << 32 | (group + 1L));
         size++;
     }
 
-    private void insert(int entry, int hash) {
+    private void insert(long entry) {
         int mask = slots.length - 1;
-        int slot = hash & mask;
+        int slot = (int) (entry >>> 32) & mask;
         while (slots[slot] != 0) {
             slot = (slot + 1) & mask;
         }
         slots[slot] = entry;
-        hashes[slot] = hash;
     }
 
     private void grow() {
-        int[] oldSlots = slots;
-        int[] oldHashes = hashes;
-        slots = new int[oldSlots.length * 2];
-        hashes = new int[oldSlots.length * 2];
-        for (int slot = 0; slot < oldSlots.length; slot++) {
-            if (oldSlots[slot] != 0) {
-                insert(oldSlots[slot], oldHashes[slot]);
+        long[] old = slots;
+        slots = new long[old.length * 2];
+        for (long entry : old) {
+            if (entry != 0) {
+                insert(entry);
             }
         }
     }

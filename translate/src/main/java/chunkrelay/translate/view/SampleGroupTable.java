@@ -21,6 +21,8 @@ final class SampleGroupTable {
     /** The sample types seen, by number: a merge has one or two, so a group keeps the number. */
     private final List<String> periodTypeNames = new ArrayList<>(2);
     private int groups;
+    /** The group the last lookup gave, whose next is tried first. */
+    private int lastFound = -1;
     private int[] stacks = new int[INITIAL];
     private int[] threads = new int[INITIAL];
     private int[] links = new int[INITIAL];
@@ -59,8 +61,17 @@ final class SampleGroupTable {
     /** The index of a group, made (empty) when it is new. */
     int group(int stack, int thread, int link, String periodType, long period) {
         int type = periodTypeNumber(periodType);
+        // rollups list their groups in canonical order, which is the order the merged groups were made in as far as
+        // they share them: the group after the last one found is most often the one asked for, and it is read from
+        // the columns in order where the slots are read at random
+        int next = lastFound + 1;
+        if (next < groups && matches(next, stack, thread, link, type, period)) {
+            lastFound = next;
+            return next;
+        }
         int known = index.find(stack, thread, link, type, period);
         if (known >= 0) {
+            lastFound = known;
             return known;
         }
         if (groups == stacks.length) {
@@ -91,6 +102,7 @@ final class SampleGroupTable {
             tails[group] = -1;
         }
         index.put(group, stack, thread, link, type, period);
+        lastFound = group;
         return group;
     }
 
