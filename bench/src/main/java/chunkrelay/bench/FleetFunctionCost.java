@@ -10,7 +10,6 @@ import chunkrelay.translate.view.ViewFilter;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Supplier;
@@ -92,13 +91,7 @@ final class FleetFunctionCost {
                 cpu[round] = (THREADS.getCurrentThreadCpuTime() - cpuStart) / 1e6;
             }
         }
-        return new Cost(median(wall), median(cpu));
-    }
-
-    private static double median(double[] values) {
-        double[] sorted = values.clone();
-        Arrays.sort(sorted);
-        return sorted[sorted.length / 2];
+        return new Cost(Medians.of(wall), Medians.of(cpu));
     }
 
     /** The lines the report prints. */

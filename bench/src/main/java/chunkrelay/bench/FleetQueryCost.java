@@ -17,7 +17,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
@@ -207,7 +206,7 @@ final class FleetQueryCost {
                 cpu[round] = (THREADS.getCurrentThreadCpuTime() - cpuStart) / 1e6;
             }
         }
-        return new Cost(median(wall), median(cpu), answer.rollupsRead(), answer.chunksRead(),
+        return new Cost(Medians.of(wall), Medians.of(cpu), answer.rollupsRead(), answer.chunksRead(),
                 answer.profile().sampleCount());
     }
 
@@ -241,12 +240,6 @@ final class FleetQueryCost {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    private static double median(double[] values) {
-        double[] sorted = values.clone();
-        Arrays.sort(sorted);
-        return sorted[sorted.length / 2];
     }
 
     /** The lines the report prints. */

@@ -22,7 +22,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -239,7 +238,7 @@ final class FleetRangeCost {
                 cpu[round] = (THREADS.getCurrentThreadCpuTime() - cpuStart) / 1e6;
             }
         }
-        return new double[] {median(wall), median(cpu)};
+        return new double[] {Medians.of(wall), Medians.of(cpu)};
     }
 
     /**
@@ -310,8 +309,8 @@ final class FleetRangeCost {
                     .count();
             lines.add(String.format(java.util.Locale.ROOT, "  %-14s statuses %-14s wall median %6.0f ms max %6.0f ms"
                             + " (%5.1fx / %5.1fx the floor), relay CPU median %6.0f ms%s", entry.getKey(), statuses,
-                    median(walls), walls[walls.length - 1], median(walls) / r.floorMillis(),
-                    walls[walls.length - 1] / r.floorMillis(), median(cpus),
+                    Medians.of(walls), walls[walls.length - 1], Medians.of(walls) / r.floorMillis(),
+                    walls[walls.length - 1] / r.floorMillis(), Medians.of(cpus),
                     over > 0 ? ", " + over + " answers above the samples sent" : ""));
         }
         Breakdown h = r.hour();
@@ -331,11 +330,5 @@ final class FleetRangeCost {
                 : String.format(java.util.Locale.ROOT, "  per-second detail: %d objects, %.0f bytes per chunk",
                 detail[0], (double) detail[1] / (r.backfilled() + r.live())));
         return lines;
-    }
-
-    private static double median(double[] values) {
-        double[] sorted = values.clone();
-        Arrays.sort(sorted);
-        return sorted.length == 0 ? Double.NaN : sorted[sorted.length / 2];
     }
 }

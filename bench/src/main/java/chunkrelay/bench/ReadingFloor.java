@@ -3,7 +3,6 @@ package chunkrelay.bench;
 import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
-import java.util.Arrays;
 import java.util.List;
 import java.util.function.ToLongFunction;
 
@@ -57,7 +56,7 @@ final class ReadingFloor {
             tokens[round] = sliceMicros(chunks, JacksonTokenPass::tokens, SLICE_NANOS / 4);
         }
         double json = chunks.stream().mapToInt(c -> c.length).average().orElse(0);
-        return new Floor(median(values), median(tokens), json, warmUp);
+        return new Floor(Medians.of(values), Medians.of(tokens), json, warmUp);
     }
 
     /** Runs the pass over the chunks in turn for about {@code cpuNanos} of this thread's CPU; microseconds a chunk. */
@@ -71,11 +70,5 @@ final class ReadingFloor {
             now = THREADS.getCurrentThreadCpuTime();
         } while (now - start < cpuNanos);
         return (now - start) / 1e3 / calls;
-    }
-
-    private static double median(double[] values) {
-        double[] sorted = values.clone();
-        Arrays.sort(sorted);
-        return sorted[sorted.length / 2];
     }
 }

@@ -22,7 +22,6 @@ import java.io.UncheckedIOException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
@@ -109,8 +108,8 @@ final class RollupMergeCost {
                 merge[round] = (t2 - t1) / 1e6;
             }
         }
-        return new Row(shape, rollups.size(), rollups.stream().mapToInt(b -> b.length).sum(), median(decode),
-                median(merge), answer.sampleCount(), sha256(answer));
+        return new Row(shape, rollups.size(), rollups.stream().mapToInt(b -> b.length).sum(), Medians.of(decode),
+                Medians.of(merge), answer.sampleCount(), sha256(answer));
     }
 
     /** The minute rollups of {@code [from, to)}: each chunk translated once and merged into the minutes it spans. */
@@ -173,12 +172,6 @@ final class RollupMergeCost {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
-    }
-
-    private static double median(double[] values) {
-        double[] sorted = values.clone();
-        Arrays.sort(sorted);
-        return sorted[sorted.length / 2];
     }
 
     static List<String> lines(Result r) {

@@ -27,7 +27,6 @@ import java.lang.management.ThreadMXBean;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.LocalDate;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -124,20 +123,14 @@ final class ViewExportCost {
                     throw new IllegalStateException("the timeline lost samples");
                 }
             }
-            return new Result((long) otlpBytes.length * CHUNKS, median(read), median(export), pprofBytes,
-                    median(diff), median(timeline));
+            return new Result((long) otlpBytes.length * CHUNKS, Medians.of(read), Medians.of(export), pprofBytes,
+                    Medians.of(diff), Medians.of(timeline));
         }
     }
 
     /** The chunk's place in the range: its chunk id is its index plus one. */
     private static int chunkIndex(ArchivedChunk chunk) {
         return Integer.parseInt(chunk.key().chunkId(), 16) - 1;
-    }
-
-    private static double median(double[] values) {
-        double[] sorted = values.clone();
-        Arrays.sort(sorted);
-        return sorted[sorted.length / 2];
     }
 
     private static final class CountingStream extends OutputStream {

@@ -71,12 +71,20 @@ public class RollupCascade {
             }
             if (openMinutes.countsUnderived(project, minute)) {
                 later.add(minute);
-            } else if (builds.buildMinute(project, minute, openMinutes.derivedRollups(project, minute)).isPresent()) {
+            } else if (firstRollup(project, minute).isPresent()) {
                 built.accept(RollupTier.MINUTE);
                 due.minute(minute);
             }
         }
         return later;
+    }
+
+    /**
+     * A minute's first rollup, from its index, the chunks this relay derived taken from its open minute's rollups of
+     * them rather than read back; empty when no chunk of it is derived.
+     */
+    private Optional<RollupObjects.Version> firstRollup(String project, long minute) {
+        return builds.buildMinute(project, minute, openMinutes.derivedRollups(project, minute));
     }
 
     /** Brings the due ten minutes that have settled up to date, then the due hours, then days; the others stay due. */
@@ -110,7 +118,7 @@ public class RollupCascade {
             if (newest.isEmpty() || lacksDerived(newest.get(), minute.getValue())) {
                 // a minute with a rollup takes its late chunks in; one without is built from its index
                 Optional<RollupObjects.Version> rebuilt = newest.isEmpty()
-                        ? builds.buildMinute(project, minute.getKey())
+                        ? firstRollup(project, minute.getKey())
                         : builds.absorb(project, minute.getKey(), newest.get(), minute.getValue());
                 rebuilt.ifPresent(v -> built.accept(RollupTier.MINUTE));
                 rollup = rebuilt.isPresent() ? rebuilt.flatMap(builds::read) : newest;

@@ -3,6 +3,7 @@ package chunkrelay.translate.view;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * The sample groups of a merge as they grow: each (stack, thread, link, sample type, period) once, looked up once by
@@ -108,7 +109,7 @@ final class SampleGroupTable {
 
     private int periodTypeNumber(String periodType) {
         for (int type = 0; type < periodTypeNames.size(); type++) {
-            if (periodTypeNames.get(type).equals(periodType)) {
+            if (Objects.equals(periodTypeNames.get(type), periodType)) {
                 return type;
             }
         }
@@ -212,7 +213,8 @@ final class SampleGroupTable {
     void addTo(MergedProfile profile) {
         for (int group = 0; group < groups; group++) {
             profile.samples.add(new MergedProfile.SampleGroup(stacks[group], threads[group], links[group],
-                    periodTypeNames.get(periodTypes[group]), periods[group], counts[group], firsts[group], lasts[group]));
+                    periodTypeNames.get(periodTypes[group]), periods[group], counts[group], firsts[group],
+                    lasts[group]));
         }
         if (grid == null) {
             return;
