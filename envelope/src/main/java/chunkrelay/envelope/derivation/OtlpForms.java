@@ -12,6 +12,7 @@ import chunkrelay.envelope.telemetry.RelayMeter;
 import chunkrelay.storage.ArchiveKey;
 import chunkrelay.storage.ChunkArchive;
 import chunkrelay.translate.ChunkTranslator;
+import chunkrelay.translate.OtlpHeap;
 import chunkrelay.translate.SampleLinker;
 import chunkrelay.translate.SpanTimeline;
 import chunkrelay.translate.TranslationContext;
@@ -42,6 +43,7 @@ final class OtlpForms {
     private final RelayVersion version;
     private final MeterRegistry meters;
     private final Counter readBack;
+    private final Counter otlpReads;
 
     OtlpForms(ChunkArchive archive, ChunkProcessor processor, ChunkTranslator translator, LinkedSpans spans,
               ProjectRegistry projects, RelayVersion version, MeterRegistry meters) {
@@ -53,14 +55,20 @@ final class OtlpForms {
         this.version = version;
         this.meters = meters;
         this.readBack = RelayMeter.DERIVATIONS_READ_BACK.counter(meters);
+        this.otlpReads = RelayMeter.OTLP_READS.counter(meters, "link");
     }
 
     /**
-     * An OTLP form ready to archive, with how its samples fared against the spans: {@code otlp} as it is, or (when
-     * null) {@code stored}, as the archive stores it.
+     * An OTLP form ready to archive, with how its samples fared against the spans: the object made in this pass
+     * ({@code form}) and its bytes ({@code otlp}), or, for a chunk that waited as compressed bytes and had no span to
+     * link, only those bytes ({@code stored}, as the archive stores them).
      */
-    record Derived(byte[] otlp, byte[] stored, Map<String, String> metadata, int linked, int unlinked,
-                           int ambiguous) {
+    record Derived(ExportProfilesServiceRequest form, byte[] otlp, byte[] stored, Map<String, String> metadata,
+                   int linked, int unlinked, int ambiguous) {
+        static Derived of(ChunkTranslator.Translated translated, Map<String, String> metadata) {
+            return new Derived(translated.request(), translated.request().toByteArray(), null, metadata,
+                    translated.linkedSamples(), translated.unlinkedSamples(), translated.ambiguousSamples());
+        }
     }
 
     /**
@@ -78,7 +86,7 @@ final class OtlpForms {
             return RelayMeter.CHUNK_STAGE.timer(meters, "translate").record(() -> {
                 ExportProfilesServiceRequest unlinked = translator.translate(chunk, context);
                 translated.accept(unlinked);
-                return holdObject.test(PreparedChunk.objectBytes(unlinked))
+                return holdObject.test(OtlpHeap.bytes(unlinked))
                         ? PreparedChunk.of(chunk, unlinked, null, metadata)
                         : PreparedChunk.of(chunk, null, archive.compress(unlinked.toByteArray()), metadata);
             });
@@ -97,17 +105,20 @@ final class OtlpForms {
         SpanTimeline timeline = spans.forSamples(projectId, prepared.profilerId(), prepared.firstSampleNanos(),
                 prepared.lastSampleNanos(), true);
         if (timeline.isEmpty()) {
-            byte[] stored = prepared.unlinked() != null ? archive.compress(prepared.unlinked().toByteArray())
-                    : prepared.storedOtlp();
-            return new Derived(null, stored, prepared.metadata(), 0, prepared.sampleCount(), 0);
+            ExportProfilesServiceRequest unlinked = prepared.unlinked();
+            return unlinked != null
+                    ? new Derived(unlinked, unlinked.toByteArray(), null, prepared.metadata(), 0,
+                            prepared.sampleCount(), 0)
+                    : new Derived(null, null, prepared.storedOtlp(), prepared.metadata(), 0, prepared.sampleCount(),
+                            0);
         }
-        ChunkTranslator.Translated linked = SampleLinker.link(prepared.unlinked() != null ? prepared.unlinked()
-                : parse(archive.decompress(prepared.storedOtlp())), timeline);
-        return new Derived(linked.request().toByteArray(), null, prepared.metadata(), linked.linkedSamples(),
-                linked.unlinkedSamples(), linked.ambiguousSamples());
+        return Derived.of(SampleLinker.link(prepared.unlinked() != null ? prepared.unlinked()
+                : parse(archive.decompress(prepared.storedOtlp())), timeline), prepared.metadata());
     }
 
-    private static ExportProfilesServiceRequest parse(byte[] otlp) {
+    /** Parses a form that waited as bytes (past the pending objects' budget), counted as a read-back. */
+    private ExportProfilesServiceRequest parse(byte[] otlp) {
+        otlpReads.increment();
         try {
             return ExportProfilesServiceRequest.parseFrom(otlp);
         } catch (InvalidProtocolBufferException e) {
@@ -126,9 +137,7 @@ final class OtlpForms {
         TranslationContext context = TranslationContext.forProject(projectId)
                 .withServiceName(projects.serviceName(projectId))
                 .withSpans(spans.forChunk(projectId, chunk, true));
-        ChunkTranslator.Translated translated = translator.translateWithLinks(chunk, context);
-        return new Derived(translated.request().toByteArray(), null, metadata, translated.linkedSamples(),
-                translated.unlinkedSamples(), translated.ambiguousSamples());
+        return Derived.of(translator.translateWithLinks(chunk, context), metadata);
     }
 
     private ProfileChunk readBack(ArchiveKey key) {

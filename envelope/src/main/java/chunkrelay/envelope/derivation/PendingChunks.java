@@ -5,6 +5,7 @@ import chunkrelay.envelope.links.LinksConfig;
 import chunkrelay.envelope.rollups.OpenMinutes;
 import chunkrelay.envelope.telemetry.RelayMeter;
 import chunkrelay.storage.ArchiveKey;
+import chunkrelay.translate.OtlpHeap;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
 
@@ -106,7 +107,7 @@ final class PendingChunks {
 
     private void releaseObject(PreparedChunk prepared) {
         if (prepared != null && prepared.unlinked() != null) {
-            objectBytes.addAndGet(-PreparedChunk.objectBytes(prepared.unlinked()));
+            objectBytes.addAndGet(-OtlpHeap.bytes(prepared.unlinked()));
         }
     }
 

@@ -1,6 +1,7 @@
 package chunkrelay.envelope.derivation;
 
 import chunkrelay.chunk.ProfileChunk;
+import chunkrelay.translate.OtlpHeap;
 import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
 
 import java.util.Map;
@@ -22,22 +23,14 @@ import java.util.Map;
  */
 record PreparedChunk(ExportProfilesServiceRequest unlinked, byte[] storedOtlp, String profilerId,
                      long firstSampleNanos, long lastSampleNanos, int sampleCount, Map<String, String> metadata) {
-    /** An OTLP object's heap against its serialised size: 2.8 (Node) to 4.3 (Java) on the recorded chunks. */
-    private static final int OBJECT_PER_SERIALISED_BYTE = 5;
-
     static PreparedChunk of(ProfileChunk chunk, ExportProfilesServiceRequest unlinked, byte[] storedOtlp,
                             Map<String, String> metadata) {
         return new PreparedChunk(unlinked, storedOtlp, chunk.profilerId() == null ? null : chunk.profilerId().toHex(),
                 chunk.firstSampleNanos(), chunk.lastSampleNanos(), chunk.sampleCount(), Map.copyOf(metadata));
     }
 
-    /** What holding an OTLP object costs, for the pending objects' budget. */
-    static long objectBytes(ExportProfilesServiceRequest unlinked) {
-        return (long) OBJECT_PER_SERIALISED_BYTE * unlinked.getSerializedSize();
-    }
-
     /** What holding it costs, for the pending budget. */
     long heapBytes() {
-        return 256L + (unlinked != null ? objectBytes(unlinked) : storedOtlp.length) + 128L * metadata.size();
+        return 256L + (unlinked != null ? OtlpHeap.bytes(unlinked) : storedOtlp.length) + 128L * metadata.size();
     }
 }

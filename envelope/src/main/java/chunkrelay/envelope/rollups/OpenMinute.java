@@ -1,6 +1,7 @@
 package chunkrelay.envelope.rollups;
 
 import chunkrelay.storage.RollupTier;
+import chunkrelay.translate.OtlpHeap;
 import chunkrelay.translate.view.ProfileMerger;
 import chunkrelay.translate.view.Rollup;
 import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
@@ -16,25 +17,28 @@ import java.util.function.Function;
 
 /**
  * One open minute of one project ({@link OpenMinutes}): the partial rollups of the chunks derived so far (split per
- * second, as a settled minute's detail is), the forms derived since they were last merged, and the chunks waiting in
- * this relay for their window. Derived forms queue and are merged {@value #FOLD_CHUNKS} at a time (or
- * {@value #FOLD_BYTES} bytes), and whenever a query reads the minute, into a rollup of their own; two rollups are
- * merged into one when the newer holds as many chunks as the older, so that a minute of n chunks is held in at most
- * log2(n) + 1 rollups and each chunk is merged about log2(n) times, not once per fold as a single partial remade at
- * each fold would (a minute of a 200-process fleet is 37 folds).
+ * second, as a settled minute's detail is), and the chunks waiting in this relay for their window. A derived form is
+ * merged as it comes into the part being filled, which closes after {@value #PART_CHUNKS} chunks, and whenever a
+ * query reads the minute; two parts are merged into one when the newer holds as many chunks as the older, so that a
+ * minute of n chunks is held in at most log2(n) + 1 rollups and each chunk is merged about log2(n) times, not once
+ * per fold as a single partial remade at each fold would (a minute of a 200-process fleet is 37 parts).
  */
 final class OpenMinute {
-    private static final int FOLD_CHUNKS = 32;
-    private static final long FOLD_BYTES = 8L << 20;
+    private static final int PART_CHUNKS = 32;
     /** What one chunk name held costs on the heap, roughly: the estimate the memory budget counts. */
     private static final long ROW_BYTES = 96;
 
     /**
-     * A derived form waiting to be merged: the chunk's name in the minute, its form, and the chunk attributes a rollup
-     * keeps threads apart by.
+     * A derived form to merge: the chunk's name in the minute, its form (the object made by the derivation, or, when
+     * the chunk waited and was stored as compressed bytes, those), and the chunk attributes a rollup keeps threads
+     * apart by.
      */
-    record Queued(String name, byte[] otlp, boolean compressed, String platform, String release,
-                  String environment) {
+    record DerivedForm(String name, ExportProfilesServiceRequest form, byte[] compressedOtlp, String platform,
+                  String release, String environment) {
+        /** What holding it costs, for the memory budget. */
+        long heapBytes() {
+            return form != null ? OtlpHeap.bytes(form) : compressedOtlp.length;
+        }
     }
 
     /** One open minute of one project. */
@@ -72,9 +76,11 @@ final class OpenMinute {
     private final List<Rollup> derivedParts = new ArrayList<>();
     /** The chunks acknowledged and not derived yet, counted from their form at receipt. */
     private final ReceivedChunks received;
-    private final List<Queued> queued = new ArrayList<>();
-    private long queuedBytes;
-    /** The chunks merged or queued. */
+    /** The part being filled, or null; the chunks it holds; and their forms' serialised bytes, its size roughly. */
+    private ProfileMerger filling;
+    private final SortedSet<String> fillingNames = new TreeSet<>();
+    private long fillingBytes;
+    /** The chunks merged, filling, or held derived with their segment. */
     private final Set<String> included = new HashSet<>();
     private final Set<String> waiting = new HashSet<>();
     private long derivedBytes;
@@ -103,13 +109,13 @@ final class OpenMinute {
         }
     }
 
-    synchronized void released(String name) {
+    synchronized void released(String name, Function<DerivedForm, ExportProfilesServiceRequest> parse) {
         boolean changed = waiting.remove(name);
         if (received.waits(name)) {
             // its segment breaks: the segment's other chunks wait uncounted, those it held derived are merged
             ReceivedChunks.Broken broken = received.released(name);
             waiting.addAll(broken.underived());
-            queue(broken.derived());
+            merge(broken.derived(), parse);
             changed = true;
         }
         if (changed) {
@@ -117,8 +123,8 @@ final class OpenMinute {
         }
     }
 
-    /** Queues a derived form, merging the queue when it is full. */
-    synchronized void derived(Queued form, Function<Queued, ExportProfilesServiceRequest> parse) {
+    /** Merges a derived form into the part being filled (or holds it with its segment, see {@link ReceivedChunks}). */
+    synchronized void derived(DerivedForm form, Function<DerivedForm, ExportProfilesServiceRequest> parse) {
         String name = form.name();
         waiting.remove(name);
         if (!included.add(name)) {
@@ -126,22 +132,28 @@ final class OpenMinute {
         }
         changes++;
         // a chunk counted since its receipt waits with its segment, so that it is never counted twice or not at all
-        queue(received.holds(name) ? received.derived(name, form) : List.of(form));
-        if (queued.size() >= FOLD_CHUNKS || queuedBytes >= FOLD_BYTES) {
-            mergeQueued(parse);
+        merge(received.holds(name) ? received.derived(name, form) : List.of(form), parse);
+    }
+
+    private void merge(List<DerivedForm> forms, Function<DerivedForm, ExportProfilesServiceRequest> parse) {
+        for (DerivedForm form : forms) {
+            if (filling == null) {
+                // per second, so that a range starting or ending inside the minute is answered from the partial
+                filling = Rollup.detailMerger(start, end(), RollupTier.MINUTE.ticks());
+            }
+            ExportProfilesServiceRequest request = parse.apply(form);
+            filling.add(request, form.platform(), form.release(), form.environment());
+            fillingNames.add(form.name());
+            fillingBytes += request.getSerializedSize();
+            if (fillingNames.size() >= PART_CHUNKS) {
+                closeFilling();
+            }
         }
     }
 
-    private void queue(List<Queued> forms) {
-        for (Queued form : forms) {
-            queued.add(form);
-            queuedBytes += form.otlp().length;
-        }
-    }
-
-    /** Merges what is queued and gives the partial with the names it covers (its rollups shared, for one query). */
-    synchronized Folded fold(Function<Queued, ExportProfilesServiceRequest> parse) {
-        mergeQueued(parse);
+    /** Merges what is filling and gives the partial with the names it covers (its rollups shared, for one query). */
+    synchronized Folded fold() {
+        closeFilling();
         List<Rollup> rollups = new ArrayList<>();
         rollups.addAll(derivedParts);
         rollups.addAll(received.merged());
@@ -149,34 +161,28 @@ final class OpenMinute {
     }
 
     /**
-     * The rollups of its derived chunks, what is queued merged first: the minute's rollup is built from these and
+     * The rollups of its derived chunks, the part filling closed first: the minute's rollup is built from these and
      * from the archive only for the chunks they do not hold.
      */
-    synchronized List<Rollup> derivedRollups(Function<Queued, ExportProfilesServiceRequest> parse) {
-        mergeQueued(parse);
+    synchronized List<Rollup> derivedRollups() {
+        closeFilling();
         return List.copyOf(derivedParts);
     }
 
-    private void mergeQueued(Function<Queued, ExportProfilesServiceRequest> parse) {
-        if (queued.isEmpty()) {
+    private void closeFilling() {
+        if (filling == null) {
             return;
         }
-        // per second, so that a range starting or ending inside the minute is answered from the partial
-        ProfileMerger merger = Rollup.detailMerger(start, end(), RollupTier.MINUTE.ticks());
-        SortedSet<String> names = new TreeSet<>();
-        for (Queued form : queued) {
-            merger.add(parse.apply(form), form.platform(), form.release(), form.environment());
-            names.add(form.name());
-        }
-        Rollup part = new Rollup(start, end(), merger.result(), names, new TreeMap<>());
+        Rollup part = new Rollup(start, end(), filling.result(), new TreeSet<>(fillingNames), new TreeMap<>());
         while (!derivedParts.isEmpty()
                 && derivedParts.get(derivedParts.size() - 1).included().size() <= part.included().size()) {
             part = merged(derivedParts.remove(derivedParts.size() - 1), part);
         }
         derivedParts.add(part);
         derivedBytes = derivedParts.stream().mapToLong(rollup -> rollup.profile().estimatedHeapBytes()).sum();
-        queued.clear();
-        queuedBytes = 0;
+        filling = null;
+        fillingNames.clear();
+        fillingBytes = 0;
     }
 
     private Rollup merged(Rollup older, Rollup newer) {
@@ -198,7 +204,7 @@ final class OpenMinute {
     }
 
     synchronized long heapBytes() {
-        return derivedBytes + queuedBytes + received.heapBytes()
+        return derivedBytes + fillingBytes + received.heapBytes()
                 + ROW_BYTES * (included.size() + waiting.size() + received.names().size());
     }
 }

@@ -67,6 +67,7 @@ public class OpenMinutes {
     private final SharedOpenMinutes shared;
     private final Counter leftOutAtReceipt;
     private final Counter leftOutDerived;
+    private final Counter otlpReads;
     /** Minutes dropped whose shared part is still to be removed by the next share round. */
     private final Queue<OpenMinute.Key> forgotten = new ConcurrentLinkedQueue<>();
     /** The first share round has looked for the parts earlier relays left in the bucket. */
@@ -82,6 +83,7 @@ public class OpenMinutes {
         RelayMeter.ROLLUPS_OPEN_BYTES.gauge(meters, this, o -> o.heapBytes() + o.shared.decodedBytes());
         this.leftOutAtReceipt = RelayMeter.ROLLUPS_OPEN_LEFT_OUT.counter(meters, "receipt");
         this.leftOutDerived = RelayMeter.ROLLUPS_OPEN_LEFT_OUT.counter(meters, "derived");
+        this.otlpReads = RelayMeter.OTLP_READS.counter(meters, "open_minute");
     }
 
     /**
@@ -121,14 +123,16 @@ public class OpenMinutes {
     }
 
     /**
-     * A chunk's OTLP form was written by this relay: merged into its open minutes (at once, or with the next few,
-     * in batches), unless the partials are over their memory budget.
+     * A chunk's OTLP form was written by this relay: merged into its open minutes, unless the partials are over their
+     * memory budget.
      *
-     * @param otlp       the {@code ExportProfilesServiceRequest} bytes, compressed by the archive when
-     *                   {@code compressed}
-     * @param metadata   the derived form's metadata (first and last sample, platform, release, environment)
+     * @param metadata       the derived form's metadata (first and last sample, platform, release, environment)
+     * @param form           the form as the derivation made it, or null when it has only {@code compressedOtlp}
+     * @param compressedOtlp the {@code ExportProfilesServiceRequest} bytes as the archive stores them, when the chunk
+     *                       waited and was stored as those (parsed here, counted), else null
      */
-    public void derived(ArchiveKey key, Map<String, String> metadata, byte[] otlp, boolean compressed) {
+    public void derived(ArchiveKey key, Map<String, String> metadata, ExportProfilesServiceRequest form,
+                        byte[] compressedOtlp) {
         if (!metadata.containsKey(ChunkMetadata.FIRST_SAMPLE_NS)) {
             return; // no sample, no minute
         }
@@ -138,11 +142,11 @@ public class OpenMinutes {
         boolean[] leftOut = {false};
         forEachOpen(key, first, last, withinBudget ? Create.WHILE_OPEN : Create.NEVER, (minute, name) -> {
             if (withinBudget) {
-                minute.derived(new OpenMinute.Queued(name, otlp, compressed, metadata.get(ChunkMetadata.PLATFORM),
+                minute.derived(new OpenMinute.DerivedForm(name, form, compressedOtlp, metadata.get(ChunkMetadata.PLATFORM),
                         metadata.get(ChunkMetadata.RELEASE), metadata.get(ChunkMetadata.ENVIRONMENT)), this::parse);
             } else {
                 // left out of the partial: no longer named as waiting, so a query reads it whole
-                minute.released(name);
+                minute.released(name, this::parse);
                 leftOut[0] = true;
             }
         });
@@ -153,7 +157,7 @@ public class OpenMinutes {
 
     /** A chunk stops waiting without this relay deriving it (another replica did, or it failed). */
     public void released(ArchiveKey key, long firstSampleNanos, long lastSampleNanos) {
-        forEachOpen(key, firstSampleNanos, lastSampleNanos, Create.NEVER, (minute, name) -> minute.released(name));
+        forEachOpen(key, firstSampleNanos, lastSampleNanos, Create.NEVER, (minute, name) -> minute.released(name, this::parse));
     }
 
     /**
@@ -168,7 +172,7 @@ public class OpenMinutes {
         Set<String> covered = new HashSet<>();
         OpenMinute open = minutes.get(new OpenMinute.Key(project, minute));
         if (open != null) {
-            add(open.fold(this::parse).partial(), rollups, included, covered);
+            add(open.fold().partial(), rollups, included, covered);
         }
         List<OpenMinute.Partial> others = shared.others(new OpenMinute.Key(project, minute),
                 Math.max(0, maxBytes - heapBytes() - shared.decodedBytes()));
@@ -201,7 +205,7 @@ public class OpenMinutes {
      */
     public List<Rollup> derivedRollups(String project, long minute) {
         OpenMinute open = minutes.get(new OpenMinute.Key(project, minute));
-        return open == null ? List.of() : open.derivedRollups(this::parse);
+        return open == null ? List.of() : open.derivedRollups();
     }
 
     /**
@@ -226,7 +230,7 @@ public class OpenMinutes {
             shared.forget(gone);
         }
         for (Map.Entry<OpenMinute.Key, OpenMinute> open : minutes.entrySet()) {
-            shared.share(open.getKey(), open.getValue().fold(this::parse));
+            shared.share(open.getKey(), open.getValue().fold());
         }
     }
 
@@ -291,10 +295,14 @@ public class OpenMinutes {
         });
     }
 
-    private ExportProfilesServiceRequest parse(OpenMinute.Queued queued) {
+    /** The derived form's object; parsed (and counted) when the derivation had only compressed bytes. */
+    private ExportProfilesServiceRequest parse(OpenMinute.DerivedForm derived) {
+        if (derived.form() != null) {
+            return derived.form();
+        }
+        otlpReads.increment();
         try {
-            return ExportProfilesServiceRequest.parseFrom(queued.compressed() ? archive.decompress(queued.otlp())
-                    : queued.otlp());
+            return ExportProfilesServiceRequest.parseFrom(archive.decompress(derived.compressedOtlp()));
         } catch (InvalidProtocolBufferException e) {
             throw new IllegalStateException("the relay's own OTLP form does not parse", e);
         }

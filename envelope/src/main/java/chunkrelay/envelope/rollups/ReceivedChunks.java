@@ -35,7 +35,7 @@ final class ReceivedChunks {
     private static final int SEGMENT_CHUNKS = 32;
 
     /** The segments' chunk names given up when a segment breaks, and the derived forms it held. */
-    record Broken(Set<String> underived, List<OpenMinute.Queued> derived) {
+    record Broken(Set<String> underived, List<OpenMinute.DerivedForm> derived) {
         static final Broken NONE = new Broken(Set.of(), List.of());
     }
 
@@ -46,7 +46,7 @@ final class ReceivedChunks {
         /** Chunks of the segment not derived yet. */
         final Set<String> underived = new HashSet<>();
         /** Derived forms of the segment's chunks, held back until the segment is done. */
-        final List<OpenMinute.Queued> derived = new ArrayList<>();
+        final List<OpenMinute.DerivedForm> derived = new ArrayList<>();
         /** The segment's chunks merged as last asked (final once full), or null after a change. */
         Rollup merged;
         long mergedBytes;
@@ -101,11 +101,11 @@ final class ReceivedChunks {
      * A chunk of a segment is derived: its form is held back with the segment's, and the derived forms of every
      * segment that is done are given back, to be merged into the minute's partial now.
      */
-    List<OpenMinute.Queued> derived(String name, OpenMinute.Queued form) {
+    List<OpenMinute.DerivedForm> derived(String name, OpenMinute.DerivedForm form) {
         Segment segment = segmentOf.get(name);
         segment.derived.add(form);
         segment.underived.remove(name);
-        List<OpenMinute.Queued> ready = new ArrayList<>();
+        List<OpenMinute.DerivedForm> ready = new ArrayList<>();
         for (Iterator<Segment> each = segments.iterator(); each.hasNext(); ) {
             Segment done = each.next();
             if (done.underived.isEmpty()) {
@@ -167,8 +167,8 @@ final class ReceivedChunks {
         for (Segment segment : segments) {
             // a segment still taking chunks holds its tables besides the copy last looked at
             bytes += segment.merger == null ? segment.mergedBytes : 2 * segment.mergedBytes;
-            for (OpenMinute.Queued form : segment.derived) {
-                bytes += form.otlp().length;
+            for (OpenMinute.DerivedForm form : segment.derived) {
+                bytes += form.heapBytes();
             }
         }
         return bytes;

@@ -42,6 +42,10 @@ public enum RelayMeter {
     CHUNKS_ACCEPTED("relay.chunks.accepted", COUNTER, "chunks archived, by platform", tag("platform")),
     CHUNK_JSON_READS("relay.chunk.json.reads", COUNTER,
             "times a chunk's JSON was read by a parser: once per chunk received, and again when it is read back"),
+    OTLP_READS("relay.otlp.reads", COUNTER,
+            "times an OTLP form this relay made was parsed back from its bytes on a chunk's path, by where: to link"
+                    + " a chunk that waited as bytes, to merge a derived form that came as bytes into an open minute",
+            tag("where", "link", "open_minute")),
     CHUNKS_REJECTED("relay.chunks.rejected", COUNTER, "chunks refused, by Relay's reason name or internal_error",
             tag("reason")),
     CHUNKS_RATE_LIMITED("relay.chunks.rate_limited", COUNTER, "chunks refused by a quota, by rate-limit category",
