@@ -59,7 +59,7 @@ final class LiveFleetViews {
      * against those sent.
      */
     record Ask(String name, int status, double wallMillis, double relayCpuMillis, long samples, long expected,
-               long relayAgeNanos, long posted) {
+               long relayAgeNanos, long posted, String shortfall) {
         boolean exact() {
             return status == 200 && samples == expected;
         }
@@ -290,8 +290,40 @@ final class LiveFleetViews {
         double wall = (System.nanoTime() - started) / 1e6;
         double relayCpu = (relay.cpuNanos() - cpu) / 1e6;
         long samples = counted && response.statusCode() == 200 ? PprofSampleCount.of(response.body()) : -1;
-        return new Ask(name, response.statusCode(), wall, relayCpu, samples, acknowledged,
-                System.nanoTime() - relayStarted, counted ? count(posted, fromSeconds, toSeconds) : -1);
+        Ask ask = new Ask(name, response.statusCode(), wall, relayCpu, samples, acknowledged,
+                System.nanoTime() - relayStarted, counted ? count(posted, fromSeconds, toSeconds) : -1, "");
+        if (ask.withinBounds()) {
+            return ask;
+        }
+        return new Ask(name, ask.status(), wall, relayCpu, samples, acknowledged, ask.relayAgeNanos(), ask.posted(),
+                shortfall(fromSeconds, toSeconds, started - SETTLING.toNanos(), ask.relayAgeNanos()));
+    }
+
+    /**
+     * Where an answer's samples fell short: its range asked again minute by minute right after it, each against the
+     * chunks acknowledged before the same moment as the ask (a minute short again is short for a reason that lasts;
+     * none short says the answer caught a moment, such as a minute between its partial and its rollup).
+     */
+    private String shortfall(long fromSeconds, long toSeconds, long acknowledgedBefore, long relayAge)
+            throws Exception {
+        StringBuilder minutes = new StringBuilder();
+        long askedAt = System.currentTimeMillis() / 1000;
+        for (long minute = Math.floorDiv(fromSeconds, 60) * 60; minute < toSeconds; minute += 60) {
+            long from = Math.max(minute, fromSeconds);
+            long to = Math.min(minute + 60, toSeconds);
+            long expected = countAnsweredBefore(acknowledgedBefore, from, to);
+            HttpResponse<byte[]> response = client.send(HttpRequest.newBuilder(URI.create(relay.base()
+                            + "/api/v1/projects/1/profile?format=pprof&from=" + from + "&to=" + to))
+                    .timeout(Duration.ofSeconds(120)).GET().build(), HttpResponse.BodyHandlers.ofByteArray());
+            long samples = response.statusCode() == 200 ? PprofSampleCount.of(response.body()) : -1;
+            if (samples < expected) {
+                minutes.append(String.format(Locale.ROOT, " [%d..%d, %d s before now: %s %d of %d]", from, to,
+                        askedAt - minute, response.statusCode() == 200 ? "200," : response.statusCode() + ",",
+                        samples, expected));
+            }
+        }
+        return String.format(Locale.ROOT, "range %d..%d at relay age %.0f s; minutes short when asked again:%s",
+                fromSeconds, toSeconds, relayAge / 1e9, minutes.length() == 0 ? " none" : minutes);
     }
 
     /** The samples in {@code [from, to)} of the chunks answered 200 before {@code nanoTime}. */
@@ -365,6 +397,9 @@ final class LiveFleetViews {
         long outOfBounds = run.asks().stream().filter(a -> !a.withinBounds()).count();
         lines.add("  asks whose samples were not between those acknowledged 5 s before and those posted by the answer: "
                 + outOfBounds);
+        run.asks().stream().filter(a -> !a.withinBounds()).forEach(a -> lines.add(String.format(Locale.ROOT,
+                "    %s: %d samples, acknowledged %d, posted %d; %s", a.name(), a.samples(), a.expected(),
+                a.posted(), a.shortfall())));
         run.states().forEach(state -> lines.add("  relay at " + state));
         for (Ask ask : List.of(run.wholeRun(), run.raggedRun(), run.floor())) {
             lines.add(String.format(Locale.ROOT, "  %-40s %d in %.0f ms (relay CPU %.0f ms), %d samples (%s)",
