@@ -50,7 +50,8 @@ final class DerivedWrites {
         }
         LinkMeters.record(meters, derived.linked(), derived.unlinked(), derived.ambiguous());
         // the views of the newest minutes read it from there rather than from the archive
-        openMinutes.derived(key, derived.metadata(), derived.form(), derived.stored());
+        openMinutes.derived(key, derived.metadata(), derived.form(), derived.stored(),
+                derived.asTranslatedAtReceipt());
         RelayMeter.CHUNKS_DERIVED.counter(meters, when).increment();
         if (forward) {
             RelayMeter.CHUNK_STAGE.timer(meters, "forward").record(() -> {

@@ -61,13 +61,14 @@ final class OtlpForms {
     /**
      * An OTLP form ready to archive, with how its samples fared against the spans: the object made in this pass
      * ({@code form}) and its bytes ({@code otlp}), or, for a chunk that waited as compressed bytes and had no span to
-     * link, only those bytes ({@code stored}, as the archive stores them).
+     * link, only those bytes ({@code stored}, as the archive stores them). {@code asTranslatedAtReceipt}: the form is
+     * the one translated at receipt, unchanged (no span to link), which the open minutes counted then.
      */
     record Derived(ExportProfilesServiceRequest form, byte[] otlp, byte[] stored, Map<String, String> metadata,
-                   int linked, int unlinked, int ambiguous) {
+                   int linked, int unlinked, int ambiguous, boolean asTranslatedAtReceipt) {
         static Derived of(ChunkTranslator.Translated translated, Map<String, String> metadata) {
             return new Derived(translated.request(), translated.request().toByteArray(), null, metadata,
-                    translated.linkedSamples(), translated.unlinkedSamples(), translated.ambiguousSamples());
+                    translated.linkedSamples(), translated.unlinkedSamples(), translated.ambiguousSamples(), false);
         }
     }
 
@@ -108,9 +109,9 @@ final class OtlpForms {
             ExportProfilesServiceRequest unlinked = prepared.unlinked();
             return unlinked != null
                     ? new Derived(unlinked, unlinked.toByteArray(), null, prepared.metadata(), 0,
-                            prepared.sampleCount(), 0)
+                            prepared.sampleCount(), 0, true)
                     : new Derived(null, null, prepared.storedOtlp(), prepared.metadata(), 0, prepared.sampleCount(),
-                            0);
+                            0, true);
         }
         return Derived.of(SampleLinker.link(prepared.unlinked() != null ? prepared.unlinked()
                 : parse(archive.decompress(prepared.storedOtlp())), timeline), prepared.metadata());

@@ -68,8 +68,9 @@ final class PendingChunks {
         Pending waiting = new Pending(projectId, key, prepared, bytes, chunk.firstSampleNanos(),
                 chunk.lastSampleNanos());
         pending.put(key.stem(), waiting);
-        openMinutes.received(key, chunk.firstSampleNanos(), chunk.lastSampleNanos(), translated.get(),
-                prepared == null ? null : prepared.metadata());
+        // a chunk that waits by its key only (past the pending budget) waits uncounted: it has no metadata here
+        openMinutes.received(key, chunk.firstSampleNanos(), chunk.lastSampleNanos(),
+                prepared == null ? null : translated.get(), prepared == null ? null : prepared.metadata());
         return waiting;
     }
 

@@ -30,11 +30,11 @@ final class OpenMinute {
 
     /**
      * A derived form to merge: the chunk's name in the minute, its form (the object made by the derivation, or, when
-     * the chunk waited and was stored as compressed bytes, those), and the chunk attributes a rollup keeps threads
-     * apart by.
+     * the chunk waited and was stored as compressed bytes, those), whether it is the form counted at receipt
+     * unchanged, and the chunk attributes a rollup keeps threads apart by.
      */
-    record DerivedForm(String name, ExportProfilesServiceRequest form, byte[] compressedOtlp, String platform,
-                  String release, String environment) {
+    record DerivedForm(String name, ExportProfilesServiceRequest form, byte[] compressedOtlp, boolean asReceived,
+                       String platform, String release, String environment) {
         /** What holding it costs, for the memory budget. */
         long heapBytes() {
             return form != null ? OtlpHeap.bytes(form) : compressedOtlp.length;
@@ -132,7 +132,13 @@ final class OpenMinute {
         }
         changes++;
         // a chunk counted since its receipt waits with its segment, so that it is never counted twice or not at all
-        merge(received.holds(name) ? received.derived(name, form) : List.of(form), parse);
+        if (!received.holds(name)) {
+            merge(List.of(form), parse);
+            return;
+        }
+        ReceivedChunks.Done done = received.derived(name, form);
+        merge(done.forms(), parse);
+        done.asReceived().forEach(this::addPart);
     }
 
     private void merge(List<DerivedForm> forms, Function<DerivedForm, ExportProfilesServiceRequest> parse) {
@@ -173,16 +179,21 @@ final class OpenMinute {
         if (filling == null) {
             return;
         }
-        Rollup part = new Rollup(start, end(), filling.result(), new TreeSet<>(fillingNames), new TreeMap<>());
+        addPart(new Rollup(start, end(), filling.result(), new TreeSet<>(fillingNames), new TreeMap<>()));
+        filling = null;
+        fillingNames.clear();
+        fillingBytes = 0;
+    }
+
+    /** Adds a rollup of derived chunks, merged with the newest parts while they hold no more chunks than it. */
+    private void addPart(Rollup rollup) {
+        Rollup part = rollup;
         while (!derivedParts.isEmpty()
                 && derivedParts.get(derivedParts.size() - 1).included().size() <= part.included().size()) {
             part = merged(derivedParts.remove(derivedParts.size() - 1), part);
         }
         derivedParts.add(part);
-        derivedBytes = derivedParts.stream().mapToLong(rollup -> rollup.profile().estimatedHeapBytes()).sum();
-        filling = null;
-        fillingNames.clear();
-        fillingBytes = 0;
+        derivedBytes = derivedParts.stream().mapToLong(each -> each.profile().estimatedHeapBytes()).sum();
     }
 
     private Rollup merged(Rollup older, Rollup newer) {

@@ -130,9 +130,11 @@ public class OpenMinutes {
      * @param form           the form as the derivation made it, or null when it has only {@code compressedOtlp}
      * @param compressedOtlp the {@code ExportProfilesServiceRequest} bytes as the archive stores them, when the chunk
      *                       waited and was stored as those (parsed here, counted), else null
+     * @param asReceived     whether the form is the one given at {@link #received} unchanged (no span to link): a
+     *                       partial that merged it then need not merge it again
      */
     public void derived(ArchiveKey key, Map<String, String> metadata, ExportProfilesServiceRequest form,
-                        byte[] compressedOtlp) {
+                        byte[] compressedOtlp, boolean asReceived) {
         if (!metadata.containsKey(ChunkMetadata.FIRST_SAMPLE_NS)) {
             return; // no sample, no minute
         }
@@ -142,8 +144,9 @@ public class OpenMinutes {
         boolean[] leftOut = {false};
         forEachOpen(key, first, last, withinBudget ? Create.WHILE_OPEN : Create.NEVER, (minute, name) -> {
             if (withinBudget) {
-                minute.derived(new OpenMinute.DerivedForm(name, form, compressedOtlp, metadata.get(ChunkMetadata.PLATFORM),
-                        metadata.get(ChunkMetadata.RELEASE), metadata.get(ChunkMetadata.ENVIRONMENT)), this::parse);
+                minute.derived(new OpenMinute.DerivedForm(name, form, compressedOtlp, asReceived,
+                        metadata.get(ChunkMetadata.PLATFORM), metadata.get(ChunkMetadata.RELEASE),
+                        metadata.get(ChunkMetadata.ENVIRONMENT)), this::parse);
             } else {
                 // left out of the partial: no longer named as waiting, so a query reads it whole
                 minute.released(name, this::parse);

@@ -25,8 +25,9 @@ import java.util.TreeSet;
  * <p>A chunk cannot be taken out of a merged partial again when it is derived, so the chunks are kept in segments of
  * at most {@value #SEGMENT_CHUNKS} in the order they came: each chunk is merged into its segment once, at receipt,
  * and nothing of its form is held after; the derived forms of a segment's chunks are held back until every chunk of
- * the segment is derived, and then the segment gives way to them. Chunks derive in the order they came (each after
- * the same window), so a segment lives about a window plus the time its chunks took to come, and a chunk is always in
+ * the segment is derived, and then the segment gives way to them (or, when none of them had a span to link, its
+ * merged rollup stands for them: the same samples, merged once already). Chunks derive in the order they came (each
+ * after the same window), so a segment lives about a window plus the time its chunks took to come, and a chunk is always in
  * exactly one of a segment or the minute's derived partial. A chunk of a segment that will not be derived here
  * (its derivation failed, or another replica derived it) breaks its segment: the segment's other chunks then wait
  * uncounted for their derivation, as they would without a form at receipt.
@@ -98,23 +99,36 @@ final class ReceivedChunks {
     }
 
     /**
-     * A chunk of a segment is derived: its form is held back with the segment's, and the derived forms of every
-     * segment that is done are given back, to be merged into the minute's partial now.
+     * What the segments that are done give the minute's derived partial: the derived forms to merge now, and, of a
+     * segment whose every chunk was derived as it was received (no span to link), its merged rollup as it is.
      */
-    List<OpenMinute.DerivedForm> derived(String name, OpenMinute.DerivedForm form) {
+    record Done(List<OpenMinute.DerivedForm> forms, List<Rollup> asReceived) {
+    }
+
+    /**
+     * A chunk of a segment is derived: its form is held back with the segment's, and every segment that is done
+     * gives way to its chunks' derived forms.
+     */
+    Done derived(String name, OpenMinute.DerivedForm form) {
         Segment segment = segmentOf.get(name);
         segment.derived.add(form);
         segment.underived.remove(name);
-        List<OpenMinute.DerivedForm> ready = new ArrayList<>();
+        List<OpenMinute.DerivedForm> forms = new ArrayList<>();
+        List<Rollup> asReceived = new ArrayList<>();
         for (Iterator<Segment> each = segments.iterator(); each.hasNext(); ) {
             Segment done = each.next();
             if (done.underived.isEmpty()) {
                 each.remove();
                 done.names.forEach(segmentOf::remove);
-                ready.addAll(done.derived);
+                if (done.derived.stream().allMatch(OpenMinute.DerivedForm::asReceived)) {
+                    // the same samples, merged once already: the segment's rollup is its chunks' derived rollup
+                    asReceived.add(done.merger == null ? done.merged : rollup(done.merger.result(), done));
+                } else {
+                    forms.addAll(done.derived);
+                }
             }
         }
-        return ready;
+        return new Done(forms, asReceived);
     }
 
     /**
