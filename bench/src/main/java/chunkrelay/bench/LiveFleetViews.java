@@ -59,7 +59,7 @@ final class LiveFleetViews {
      * against those sent.
      */
     record Ask(String name, int status, double wallMillis, double relayCpuMillis, long samples, long expected,
-               long relayAgeNanos, long posted, String shortfall) {
+               long relayAgeNanos, long posted, String outOfBounds) {
         boolean exact() {
             return status == 200 && samples == expected;
         }
@@ -270,15 +270,21 @@ final class LiveFleetViews {
 
     /** Asks a range's pprof profile; its samples against those sent so far whose window has passed. */
     private Ask ask(String name, String range, long fromSeconds, long toSeconds) throws Exception {
-        return timed(name, "profile?format=pprof" + (range.isEmpty() ? "" : "&" + range), fromSeconds, toSeconds);
+        return timed(name, "profile?format=pprof" + (range.isEmpty() ? "" : "&" + range), fromSeconds, toSeconds,
+                range.isEmpty());
     }
 
     /** Asks another view of a range: its status and time, its samples not counted. */
     private Ask askUncounted(String name, String pathAndQuery) throws Exception {
-        return timed(name, pathAndQuery, 0, -1);
+        return timed(name, pathAndQuery, 0, -1, false);
     }
 
-    private Ask timed(String name, String pathAndQuery, long fromSeconds, long toSeconds) throws Exception {
+    /**
+     * @param relayPicksEnd the range's end is the relay's now when it answers (the default range), not
+     *                      {@code toSeconds}: the samples posted are counted up to the answer's return
+     */
+    private Ask timed(String name, String pathAndQuery, long fromSeconds, long toSeconds, boolean relayPicksEnd)
+            throws Exception {
         boolean counted = toSeconds >= 0;
         long acknowledged = counted ? countAnsweredBefore(System.nanoTime() - SETTLING.toNanos(), fromSeconds,
                 toSeconds) : -1;
@@ -290,21 +296,23 @@ final class LiveFleetViews {
         double wall = (System.nanoTime() - started) / 1e6;
         double relayCpu = (relay.cpuNanos() - cpu) / 1e6;
         long samples = counted && response.statusCode() == 200 ? PprofSampleCount.of(response.body()) : -1;
+        long postedTo = relayPicksEnd ? Math.floorDiv(System.currentTimeMillis(), 1000) + 1 : toSeconds;
         Ask ask = new Ask(name, response.statusCode(), wall, relayCpu, samples, acknowledged,
-                System.nanoTime() - relayStarted, counted ? count(posted, fromSeconds, toSeconds) : -1, "");
+                System.nanoTime() - relayStarted, counted ? count(posted, fromSeconds, postedTo) : -1, "");
         if (ask.withinBounds()) {
             return ask;
         }
         return new Ask(name, ask.status(), wall, relayCpu, samples, acknowledged, ask.relayAgeNanos(), ask.posted(),
-                shortfall(fromSeconds, toSeconds, started - SETTLING.toNanos(), ask.relayAgeNanos()));
+                outOfBounds(fromSeconds, toSeconds, started - SETTLING.toNanos(), ask.relayAgeNanos()));
     }
 
     /**
-     * Where an answer's samples fell short: its range asked again minute by minute right after it, each against the
-     * chunks acknowledged before the same moment as the ask (a minute short again is short for a reason that lasts;
-     * none short says the answer caught a moment, such as a minute between its partial and its rollup).
+     * Where an answer's samples fell out of bounds: its range asked again minute by minute right after it, each
+     * against the chunks acknowledged before the same moment as the ask and those posted so far (a minute out of
+     * bounds again is so for a reason that lasts; none says the answer caught a moment, such as a minute between its
+     * partial and its rollup).
      */
-    private String shortfall(long fromSeconds, long toSeconds, long acknowledgedBefore, long relayAge)
+    private String outOfBounds(long fromSeconds, long toSeconds, long acknowledgedBefore, long relayAge)
             throws Exception {
         StringBuilder minutes = new StringBuilder();
         long askedAt = System.currentTimeMillis() / 1000;
@@ -312,17 +320,18 @@ final class LiveFleetViews {
             long from = Math.max(minute, fromSeconds);
             long to = Math.min(minute + 60, toSeconds);
             long expected = countAnsweredBefore(acknowledgedBefore, from, to);
+            long sent = count(posted, from, to);
             HttpResponse<byte[]> response = client.send(HttpRequest.newBuilder(URI.create(relay.base()
                             + "/api/v1/projects/1/profile?format=pprof&from=" + from + "&to=" + to))
                     .timeout(Duration.ofSeconds(120)).GET().build(), HttpResponse.BodyHandlers.ofByteArray());
             long samples = response.statusCode() == 200 ? PprofSampleCount.of(response.body()) : -1;
-            if (samples < expected) {
-                minutes.append(String.format(Locale.ROOT, " [%d..%d, %d s before now: %s %d of %d]", from, to,
-                        askedAt - minute, response.statusCode() == 200 ? "200," : response.statusCode() + ",",
-                        samples, expected));
+            if (samples < expected || samples > sent) {
+                minutes.append(String.format(Locale.ROOT, " [%d..%d, %d s before now: %s %d, acknowledged %d,"
+                                + " posted %d]", from, to, askedAt - minute,
+                        response.statusCode() == 200 ? "200," : response.statusCode() + ",", samples, expected, sent));
             }
         }
-        return String.format(Locale.ROOT, "range %d..%d at relay age %.0f s; minutes short when asked again:%s",
+        return String.format(Locale.ROOT, "range %d..%d at relay age %.0f s; minutes out of bounds when asked again:%s",
                 fromSeconds, toSeconds, relayAge / 1e9, minutes.length() == 0 ? " none" : minutes);
     }
 
@@ -360,19 +369,29 @@ final class LiveFleetViews {
             var scrape = chunkrelay.envelope.testing.PrometheusScrape.of(relay.base());
             return String.format(Locale.ROOT, "open minutes %.0f holding %.1f MiB (chunks left out at receipt %.0f,"
                             + " derived %.0f), chunks in their window %.0f, late"
-                            + " chunks %.0f, heap used %.0f MiB, relay CPU %.0f s, bench CPU %.0f s",
+                            + " chunks %.0f, heap used %.0f MiB, GC pauses %.1f s (longest of the last minute %.0f ms),"
+                            + " relay CPU %.0f s, bench CPU %.0f s",
                     scrape.valueOrZeroBeforeFirstUse("relay_rollups_open_minutes"),
                     scrape.valueOrZeroBeforeFirstUse("relay_rollups_open_bytes") / (1 << 20),
                     scrape.valueOrZeroBeforeFirstUse("relay_rollups_open_left_out_total", "when", "receipt"),
                     scrape.valueOrZeroBeforeFirstUse("relay_rollups_open_left_out_total", "when", "derived"),
                     scrape.valueOrZeroBeforeFirstUse("relay_derivations_pending"),
                     scrape.valueOrZeroBeforeFirstUse("relay_rollups_late_chunks"),
-                    scrape.value("jvm_memory_used_bytes", "area", "heap") / (1 << 20), relay.cpuNanos() / 1e9,
+                    scrape.value("jvm_memory_used_bytes", "area", "heap") / (1 << 20),
+                    gcPauses(scrape, "jvm_gc_pause_seconds_sum", Double::sum),
+                    gcPauses(scrape, "jvm_gc_pause_seconds_max", Math::max) * 1e3, relay.cpuNanos() / 1e9,
                     ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
                             .getProcessCpuTime() / 1e9);
         } catch (RuntimeException e) {
             return "no scrape: " + e.getMessage();
         }
+    }
+
+    /** A GC pause meter over its series (one per collector action and cause), summed or the largest. */
+    private static double gcPauses(chunkrelay.envelope.testing.PrometheusScrape scrape, String name,
+                                   java.util.function.DoubleBinaryOperator combine) {
+        return scrape.samples().stream().filter(sample -> sample.name().equals(name))
+                .mapToDouble(chunkrelay.envelope.testing.PrometheusScrape.Sample::value).reduce(combine).orElse(0);
     }
 
     /** The report's lines for a steady run. */
@@ -399,7 +418,7 @@ final class LiveFleetViews {
                 + outOfBounds);
         run.asks().stream().filter(a -> !a.withinBounds()).forEach(a -> lines.add(String.format(Locale.ROOT,
                 "    %s: %d samples, acknowledged %d, posted %d; %s", a.name(), a.samples(), a.expected(),
-                a.posted(), a.shortfall())));
+                a.posted(), a.outOfBounds())));
         run.states().forEach(state -> lines.add("  relay at " + state));
         for (Ask ask : List.of(run.wholeRun(), run.raggedRun(), run.floor())) {
             lines.add(String.format(Locale.ROOT, "  %-40s %d in %.0f ms (relay CPU %.0f ms), %d samples (%s)",

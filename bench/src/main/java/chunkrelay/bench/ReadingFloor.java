@@ -8,7 +8,8 @@ import java.util.function.ToLongFunction;
 
 /**
  * The floor the relay's CPU per chunk is measured against, in this JVM: the value-decoding Jackson pass
- * ({@link JacksonValuePass}) over the chunks' JSON, with the token pass ({@link JacksonTokenPass}) beside it. Each is
+ * ({@link JacksonValuePass}) over the chunks' JSON, with the token pass ({@link JacksonTokenPass}) and the archive
+ * floor ({@link ArchiveFloorPass}: the body inflated, the values decoded, the JSON compressed) beside it. Each is
  * warmed until the JIT compilers are done with it (after 60 passes the value pass still varied from 5.4 to 8.5 ms
  * per Java chunk; after 6 s and 300 passes within 5%), then both are taken in turns and timed in CPU time of this
  * thread, so that other processes on the machine cannot skew them: the median per chunk over the rounds.
@@ -26,24 +27,28 @@ final class ReadingFloor {
     private static volatile long sink;
 
     /** Per chunk: CPU microseconds of each pass, bytes of JSON, and how long the warm-up took. */
-    record Floor(double valuePassMicros, double tokenPassMicros, double jsonBytes, double warmUpSeconds) {
+    record Floor(double valuePassMicros, double tokenPassMicros, double archivePassMicros, double jsonBytes,
+                 double warmUpSeconds) {
     }
 
     private ReadingFloor() {
     }
 
     static Floor of(List<byte[]> chunks) {
+        List<byte[]> gzipped = chunks.stream().map(ArchiveFloorPass::gzipped).toList();
         long started = System.nanoTime();
         long passes = 0;
         while (passes < MIN_WARM_UP_PASSES || System.nanoTime() - started < MIN_WARM_UP_NANOS) {
             sliceMicros(chunks, JacksonValuePass::values, SLICE_NANOS / 10);
             sliceMicros(chunks, JacksonTokenPass::tokens, SLICE_NANOS / 10);
-            passes += 2L * chunks.size();
+            sliceMicros(gzipped, ArchiveFloorPass::archive, SLICE_NANOS / 10);
+            passes += 3L * chunks.size();
         }
         for (int slice = 0; slice < MAX_SLICES; slice++) {
             long compiled = JIT.getTotalCompilationTime();
             sliceMicros(chunks, JacksonValuePass::values, SLICE_NANOS / 2);
             sliceMicros(chunks, JacksonTokenPass::tokens, SLICE_NANOS / 2);
+            sliceMicros(gzipped, ArchiveFloorPass::archive, SLICE_NANOS / 2);
             if (JIT.getTotalCompilationTime() - compiled < SETTLED_JIT_MILLIS) {
                 break;
             }
@@ -51,12 +56,14 @@ final class ReadingFloor {
         double warmUp = (System.nanoTime() - started) / 1e9;
         double[] values = new double[ROUNDS];
         double[] tokens = new double[ROUNDS];
+        double[] archives = new double[ROUNDS];
         for (int round = 0; round < ROUNDS; round++) {
             values[round] = sliceMicros(chunks, JacksonValuePass::values, SLICE_NANOS / 4);
             tokens[round] = sliceMicros(chunks, JacksonTokenPass::tokens, SLICE_NANOS / 4);
+            archives[round] = sliceMicros(gzipped, ArchiveFloorPass::archive, SLICE_NANOS / 4);
         }
         double json = chunks.stream().mapToInt(c -> c.length).average().orElse(0);
-        return new Floor(Medians.of(values), Medians.of(tokens), json, warmUp);
+        return new Floor(Medians.of(values), Medians.of(tokens), Medians.of(archives), json, warmUp);
     }
 
     /** Runs the pass over the chunks in turn for about {@code cpuNanos} of this thread's CPU; microseconds a chunk. */
