@@ -1,5 +1,6 @@
 package chunkrelay.envelope.health;
 
+import chunkrelay.envelope.testing.PrometheusScrape;
 import chunkrelay.envelope.testing.RelayClient;
 import chunkrelay.envelope.testing.RunningRelay;
 import chunkrelay.storage.EmbeddedS3Server;
@@ -13,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -55,6 +57,28 @@ class HealthApiTest {
         assertTrue(expected.values().stream().anyMatch(r -> !r.samplesDropped().isEmpty()), "a rule dropped samples");
         assertTrue(expected.values().stream().mapToLong(r -> r.rejected().size()).sum() >= 7, "seven reasons");
         assertTrue(expected.size() >= 6, "SDKs by payload, envelope and neither: " + expected.keySet());
+    }
+
+    @Test
+    void theMetersCountRefusalsByReasonAndDropsByRuleUnderBoundedSdkTags() {
+        PrometheusScrape scrape = PrometheusScrape.of(relay.uri());
+        Map<String, Double> reasons = new TreeMap<>();
+        Map<String, Double> rules = new TreeMap<>();
+        for (SentChunks.Row row : sent.rows().values()) {
+            row.rejected().forEach((reason, count) -> reasons.merge(reason, (double) count, Double::sum));
+            row.samplesDropped().forEach((rule, count) -> rules.merge(rule, (double) count, Double::sum));
+        }
+        assertEquals(reasons, scrape.byLabel("relay_sdk_chunks_rejected_total", "reason"));
+        assertEquals(rules, scrape.byLabel("relay_sdk_samples_dropped_total", "rule"));
+        // an SDK name Sentry does not use is other, a version its major.minor, an unknown platform other
+        assertEquals(1, scrape.value("relay_sdk_chunks_rejected_total", "sdk", "other", "sdk_version", "1.0",
+                "platform", "other", "reason", "profiling_invalid_json"));
+        assertEquals(1, scrape.value("relay_sdk_chunks_rejected_total", "sdk", "other", "sdk_version", "2.13",
+                "platform", "python", "reason", "profiling_not_enough_samples"));
+        assertEquals(1, scrape.value("relay_sdk_samples_dropped_total", "sdk", "sentry.javascript.node",
+                "sdk_version", "11.2", "platform", "node", "rule", "thread_with_fewer_than_two_samples"));
+        assertEquals(Set.of("other", "sentry.javascript.node"),
+                scrape.byLabel("relay_sdk_chunks_rejected_total", "sdk").keySet());
     }
 
     @Test
