@@ -15,6 +15,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.Iterator;
@@ -27,7 +28,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * This replica's ingest health counts, by project and hour of receipt ({@link HourCounts}), counted as the chunk
  * path decides each chunk and shared through the bucket ({@link HealthObjects}): every {@code share-interval}, at
  * stop and before each health answer of this replica, the hours that changed are written under a new sequence and
- * the older part removed. An hour is held until it ended {@link #HELD_AFTER_HOUR_MINUTES} minutes ago and is
+ * the older part removed. An hour is held until it ended {@link #HELD_AFTER_HOUR} ago and is
  * written; a chunk of an hour no longer held (a worker slower than that) continues the replica's part read back from
  * the bucket. Memory: at most {@code max-projects} project-hours, each with at most {@code max-sdks} SDKs and
  * {@code max-sessions} profiler ids. Thread-safe.
@@ -36,7 +37,7 @@ import java.util.concurrent.ConcurrentHashMap;
 public class HealthCounts {
     private static final Logger LOG = LoggerFactory.getLogger(HealthCounts.class);
     /** How long after its end an hour stays in memory: past the longest a worker holds a chunk it received. */
-    static final long HELD_AFTER_HOUR_MINUTES = 10;
+    static final Duration HELD_AFTER_HOUR = Duration.ofMinutes(10);
 
     /** This process's name among the replicas sharing the bucket. */
     private final String replica = UUID.randomUUID().toString().replace("-", "").substring(0, 12);
@@ -104,7 +105,7 @@ public class HealthCounts {
     private void count(long project, Instant receivedAt, SdkKey sdk, Count count) {
         long nanos = TimeBuckets.nanos(receivedAt);
         long hour = TimeBuckets.bucketOf(RollupTier.HOUR, nanos);
-        int minute = (int) ((TimeBuckets.minuteOf(nanos) - hour) / TimeBuckets.MINUTE_NANOS);
+        int minute = TimeBuckets.minuteOfHour(nanos);
         HourKey key = new HourKey(ProjectIds.format(project), hour);
         Held held = hours.get(key);
         if (held == null) {
@@ -148,7 +149,7 @@ public class HealthCounts {
 
     /**
      * Writes every held hour that changed since its last write (then removes the older part), and lets go of the
-     * hours that ended {@link #HELD_AFTER_HOUR_MINUTES} minutes ago and are written.
+     * hours that ended {@link #HELD_AFTER_HOUR} ago and are written.
      */
     public synchronized void share() {
         long now = TimeBuckets.nanos(clock.instant());
@@ -178,8 +179,7 @@ public class HealthCounts {
                     objects.remove(last);
                 }
             }
-            long heldUntil = entry.getKey().hourNanos() + TimeBuckets.HOUR_NANOS
-                    + HELD_AFTER_HOUR_MINUTES * TimeBuckets.MINUTE_NANOS;
+            long heldUntil = TimeBuckets.endOf(RollupTier.HOUR, entry.getKey().hourNanos()) + HELD_AFTER_HOUR.toNanos();
             if (now >= heldUntil) {
                 synchronized (held) {
                     if (held.changes == held.writtenChanges) {

@@ -66,7 +66,7 @@ public class HealthQuestions {
     private static long minutesIn(long hourNanos, long first, long end) {
         long mask = 0;
         for (int minute = 0; minute < 60; minute++) {
-            long start = hourNanos + minute * TimeBuckets.MINUTE_NANOS;
+            long start = TimeBuckets.minuteOfHour(hourNanos, minute);
             if (start >= first && start < end) {
                 mask |= 1L << minute;
             }
