@@ -1,5 +1,6 @@
 package chunkrelay.envelope.health;
 
+import chunkrelay.envelope.errors.RelayError;
 import chunkrelay.envelope.views.ViewQuery;
 import chunkrelay.storage.TimeBuckets;
 import io.micronaut.http.HttpHeaders;
@@ -13,14 +14,13 @@ import io.micronaut.http.annotation.Get;
 import io.micronaut.http.annotation.PathVariable;
 import io.micronaut.scheduling.TaskExecutors;
 import io.micronaut.scheduling.annotation.ExecuteOn;
-import chunkrelay.envelope.errors.RelayError;
 
 import java.io.IOException;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
-import java.time.format.DateTimeFormatter;
 import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 
 /**
  * {@code GET /api/v1/projects/{project}/health}: each SDK's ingest health over the views' range ({@code from},
