@@ -27,7 +27,8 @@ final class ChunkNormaliser {
     private ChunkNormaliser() {
     }
 
-    static ProfileChunk normalise(ParsedChunk chunk) throws ChunkRejectedException {
+    /** The normalised chunk and its samples as parsed, with those step 1 dropped. */
+    static ChunkOutcome.Accepted normalise(ParsedChunk chunk) throws ChunkRejectedException {
         int stackCount = chunk.stackCount();
         int[] stackOffsets = chunk.stackOffsets();
         int[] threadOf = chunk.sampleThreadIndices();
@@ -138,10 +139,12 @@ final class ChunkNormaliser {
             }
         }
 
-        return new ProfileChunk(chunk.chunkId(), chunk.profilerId(), chunk.platform(), chunk.release(),
-                chunk.environment(), chunk.clientSdk(), chunk.version(), frames, stackOffsets, stackFrames,
-                times, stacks, threads, kept, keptThreads.toArray(String[]::new), threadMetadata,
+        ProfileChunk normalised = new ProfileChunk(chunk.chunkId(), chunk.profilerId(), chunk.platform(),
+                chunk.release(), chunk.environment(), chunk.clientSdk(), chunk.version(), frames, stackOffsets,
+                stackFrames, times, stacks, threads, kept, keptThreads.toArray(String[]::new), threadMetadata,
                 chunk.debugImages(), chunk.measurements(), SampledTime.WALL_CLOCK);
+        return new ChunkOutcome.Accepted(normalised, SampleCounts.dropped(parsedSamples,
+                SampleDropRule.THREAD_WITH_FEWER_THAN_TWO_SAMPLES, parsedSamples - kept));
     }
 
     private static List<Frame> maskAddresses(List<Frame> frames) {

@@ -6,7 +6,8 @@ package chunkrelay.chunk;
  */
 public sealed interface ChunkOutcome {
 
-    record Accepted(ProfileChunk chunk) implements ChunkOutcome {
+    /** A chunk kept, with the samples it came with and those normalisation dropped, by rule. */
+    record Accepted(ProfileChunk chunk, SampleCounts samples) implements ChunkOutcome {
     }
 
     record Rejected(ChunkRejection rejection) implements ChunkOutcome {

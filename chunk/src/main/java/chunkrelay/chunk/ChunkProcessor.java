@@ -84,7 +84,7 @@ public final class ChunkProcessor {
      */
     public ChunkOutcome process(byte[] payload, ChunkItemHeader header) {
         try {
-            return new ChunkOutcome.Accepted(processOrReject(payload, header));
+            return processOrReject(payload, header);
         } catch (ChunkRejectedException e) {
             return new ChunkOutcome.Rejected(e.rejection());
         } catch (RuntimeException | StackOverflowError e) {
@@ -92,7 +92,7 @@ public final class ChunkProcessor {
         }
     }
 
-    private ProfileChunk processOrReject(byte[] payloadOrNull, ChunkItemHeader headerOrNull)
+    private ChunkOutcome.Accepted processOrReject(byte[] payloadOrNull, ChunkItemHeader headerOrNull)
             throws ChunkRejectedException {
         byte[] payload = payloadOrNull == null ? new byte[0] : payloadOrNull;
         ChunkItemHeader header = headerOrNull == null ? new ChunkItemHeader(null, null) : headerOrNull;
@@ -117,16 +117,17 @@ public final class ChunkProcessor {
                     "item header platform \"" + JsonValues.abbreviate(header.platform())
                             + "\" differs from the chunk's platform \"" + JsonValues.abbreviate(minimal.platform()) + "\"");
         }
-        ProfileChunk chunk;
+        ChunkOutcome.Accepted accepted;
         if (isAndroidTrace(minimal)) {
             ParsedAndroidChunk android = readJson(() -> new SampleV2Parser(json).parseAndroid(payload));
-            chunk = AndroidTraceChunk.convert(android, payload.length, maxChunkBytes);
+            ProfileChunk chunk = AndroidTraceChunk.convert(android, payload.length, maxChunkBytes);
+            accepted = new ChunkOutcome.Accepted(chunk, SampleCounts.noneDropped(chunk.sampleCount()));
         } else {
             requireVersion2(minimal);
             if (parsed == null) {
                 parsed = readJson(() -> new SampleV2Parser(json).parse(payload));
             }
-            chunk = ChunkNormaliser.normalise(parsed);
+            accepted = ChunkNormaliser.normalise(parsed);
         }
 
         // Relay measures its re-serialised chunk; the payload it came from stands in for it here
@@ -134,11 +135,11 @@ public final class ChunkProcessor {
             throw new ChunkRejectedException(ChunkRejectionReason.EXCEED_SIZE_LIMIT,
                     "chunk of " + payload.length + " bytes exceeds the limit of " + maxChunkBytes + " bytes");
         }
-        return chunk;
+        return accepted;
     }
 
     /** A compound Perfetto item: JSON metadata of {@code meta_length} bytes, then the trace. */
-    private ProfileChunk perfetto(byte[] payload, ChunkItemHeader header) throws ChunkRejectedException {
+    private ChunkOutcome.Accepted perfetto(byte[] payload, ChunkItemHeader header) throws ChunkRejectedException {
         if (header.platform() == null) {
             throw new ChunkRejectedException(ChunkRejectionReason.PLATFORM_NOT_SUPPORTED,
                     "a Perfetto chunk item needs the item header's platform");
@@ -159,7 +160,7 @@ public final class ChunkProcessor {
             throw new ChunkRejectedException(ChunkRejectionReason.EXCEED_SIZE_LIMIT,
                     "chunk of " + payload.length + " bytes exceeds the limit of " + maxChunkBytes + " bytes");
         }
-        return chunk;
+        return new ChunkOutcome.Accepted(chunk, SampleCounts.noneDropped(chunk.sampleCount()));
     }
 
     private ParsedChunk parseOrNull(byte[] payload) {

@@ -47,6 +47,29 @@ class ChunkNormalisationTest {
     }
 
     @Test
+    void reportsTheSamplesItReceivedAndThoseEachRuleDroppedWithoutChangingWhatItKeeps() {
+        // thread 1: three samples; thread 2: one sample on a stack; thread 3: one on a stack and one on the empty
+        // stack, so one useful sample: threads 2 and 3 lose their 3 samples to the rule
+        ObjectNode root = chunk("python", new int[][] {{0}, {}},
+                new Object[] {0, "1", 10.0}, new Object[] {0, "2", 10.1}, new Object[] {0, "1", 10.2},
+                new Object[] {0, "3", 10.3}, new Object[] {1, "3", 10.4}, new Object[] {0, "1", 10.5});
+        ChunkOutcome.Accepted outcome = (ChunkOutcome.Accepted) process(root);
+        assertEquals(6, outcome.samples().received());
+        assertEquals(3, outcome.samples().dropped(SampleDropRule.THREAD_WITH_FEWER_THAN_TWO_SAMPLES));
+        assertEquals(3, outcome.samples().dropped());
+        assertEquals(3, outcome.chunk().sampleCount());
+        assertEquals(1, outcome.chunk().threadCount());
+    }
+
+    @Test
+    void aChunkWhoseEveryThreadHasTwoSamplesReportsNoDrop() {
+        ChunkOutcome.Accepted outcome = (ChunkOutcome.Accepted) process(chunk("python", new int[][] {{0}},
+                new Object[] {0, "1", 10.0}, new Object[] {0, "1", 10.5}));
+        assertEquals(2, outcome.samples().received());
+        assertEquals(0, outcome.samples().dropped());
+    }
+
+    @Test
     void numbersThreadsInOrderOfFirstSampleBeyondTheIdsComparedInPlace() {
         // 40 threads, more than the parser compares in place, their samples interleaved in two rounds
         List<Object[]> samples = new ArrayList<>();

@@ -16,6 +16,8 @@ public final class ArchiveLayout {
     public static final String LATE = "late/";
     /** Minute, hour and day rollups ({@link RollupObjects}). */
     public static final String ROLLUPS = "rollups/";
+    /** Each replica's ingest health counts per SDK, by project and hour of receipt ({@link HealthObjects}). */
+    public static final String HEALTH = "health/";
     /** Payloads the relay failed on, kept to be processed again after a fix ({@link ChunkArchive}). */
     public static final String QUARANTINE = "quarantine/";
     /** The span log: spans seen, by project, profiler and minute, for links across replicas. */
@@ -35,10 +37,10 @@ public final class ArchiveLayout {
 
     /**
      * The folders that hold a project's objects by day, {@code {folder}{project}/{yyyy-mm-dd}/...}, in the order a
-     * due day is deleted: what the views derive from the chunks (their index, rollups and late arrivals), quarantined
-     * payloads, then the chunks themselves ({@code ""}).
+     * due day is deleted: what the views derive from the chunks (their index, rollups and late arrivals), the health
+     * counts, quarantined payloads, then the chunks themselves ({@code ""}).
      */
-    public static final List<String> PROJECT_DAY_FOLDERS = List.of(INDEX, ROLLUPS, LATE, QUARANTINE, "");
+    public static final List<String> PROJECT_DAY_FOLDERS = List.of(INDEX, ROLLUPS, LATE, HEALTH, QUARANTINE, "");
 
     private ArchiveLayout() {
     }

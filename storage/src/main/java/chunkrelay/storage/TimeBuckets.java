@@ -97,6 +97,21 @@ public final class TimeBuckets {
         return Instant.ofEpochSecond(Math.floorDiv(instant.getEpochSecond(), SECONDS_PER_MINUTE) * SECONDS_PER_MINUTE);
     }
 
+    /** Which minute of its UTC hour holds a time, 0 to 59: the health counts file a chunk's receipt by it. */
+    public static int minuteOfHour(long nanos) {
+        return (int) ((minuteOf(nanos) - bucketOf(RollupTier.HOUR, nanos)) / MINUTE_NANOS);
+    }
+
+    /** The start of minute {@code minute} (0 to 59) of the hour starting at {@code hourNanos}. */
+    public static long minuteOfHour(long hourNanos, int minute) {
+        return hourNanos + minute * MINUTE_NANOS;
+    }
+
+    /** The first instant after the bucket of a tier starting at {@code bucketNanos}. */
+    public static long endOf(RollupTier tier, long bucketNanos) {
+        return bucketNanos + tier.bucketNanos();
+    }
+
     /** The UTC day holding a time: a chunk's day is its first sample's. */
     public static LocalDate dayOf(long nanos) {
         return LocalDate.ofEpochDay(Math.floorDiv(nanos, DAY_NANOS));

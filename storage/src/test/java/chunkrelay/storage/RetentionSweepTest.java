@@ -64,7 +64,7 @@ class RetentionSweepTest {
         archive.markForReplay(entry.key(), "test");
         archive.markDelivered(entry.key());
         archive.markForReplay(entry.key(), "again");
-        for (String folder : List.of("index/", "rollups/", "late/")) {
+        for (String folder : List.of("index/", "rollups/", "late/", "health/")) {
             store.storeObject(folder + project + "/" + day + "/part-" + n, new byte[] {1, 2, 3});
         }
         archive.quarantine(project, entry.key().chunkId(), new byte[] {'{', '}'}, "test");
@@ -217,7 +217,7 @@ class RetentionSweepTest {
         archiveDay("2", YOUNG, 3);
         long bytes = store.list("1/").stream().mapToLong(o -> o.size()).sum()
                 + store.list("quarantine/1/").stream().mapToLong(o -> o.size()).sum()
-                + 3 * 2 * 3;
+                + 4 * 2 * 3;
         RetentionSweep sweep = sweep(Map.of());
 
         Map<String, RetentionSweep.Size> first = sweep.sweep();

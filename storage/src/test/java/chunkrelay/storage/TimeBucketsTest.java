@@ -45,6 +45,17 @@ class TimeBucketsTest {
     }
 
     @Test
+    void aTimesMinuteOfItsHourCountsFromTheHoursStartAndMapsBack() {
+        long hour = TimeBuckets.nanos(Instant.parse("2026-11-26T10:00:00Z"));
+        assertEquals(0, TimeBuckets.minuteOfHour(hour));
+        assertEquals(59, TimeBuckets.minuteOfHour(hour - 1));
+        long at = TimeBuckets.nanos(Instant.parse("2026-11-26T10:37:59.999Z"));
+        assertEquals(37, TimeBuckets.minuteOfHour(at));
+        assertEquals(TimeBuckets.minuteOf(at), TimeBuckets.minuteOfHour(hour, 37));
+        assertEquals(TimeBuckets.nanos(Instant.parse("2026-11-26T11:00:00Z")), TimeBuckets.endOf(RollupTier.HOUR, hour));
+    }
+
+    @Test
     void theDayRollsOverFrom2359To0000Utc() {
         long lastNanosOfDay = TimeBuckets.nanos(Instant.parse("2026-11-27T00:00:00Z")) - 1;
         assertEquals(LocalDate.of(2026, 11, 26), TimeBuckets.dayOf(lastNanosOfDay));

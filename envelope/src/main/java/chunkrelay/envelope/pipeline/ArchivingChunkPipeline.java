@@ -4,11 +4,14 @@ import chunkrelay.chunk.ChunkOutcome;
 import chunkrelay.chunk.ChunkProcessor;
 import chunkrelay.chunk.ChunkRejection;
 import chunkrelay.chunk.ChunkRejectionReason;
+import chunkrelay.chunk.ClientSdk;
 import chunkrelay.chunk.ProfileChunk;
 import chunkrelay.envelope.archive.ArchivedMetadata;
 import chunkrelay.envelope.archive.RelayVersion;
 import chunkrelay.envelope.derivation.ChunkDerivations;
 import chunkrelay.envelope.derivation.LinkMeters;
+import chunkrelay.envelope.health.HealthCounts;
+import chunkrelay.envelope.health.SdkKey;
 import chunkrelay.envelope.recovery.UnderivedSearch;
 import chunkrelay.envelope.telemetry.RelayMeter;
 import chunkrelay.storage.ArchiveKey;
@@ -53,10 +56,11 @@ public class ArchivingChunkPipeline implements ChunkPipeline {
     private final ChunkDerivations derivations;
     private final UnderivedSearch underived;
     private final ChunkTimeIndex timeIndex;
+    private final HealthCounts health;
 
     public ArchivingChunkPipeline(ChunkProcessor processor, ChunkArchive archive, RelayVersion version,
                                   MeterRegistry meters, RecentChunks recent, ChunkDerivations derivations,
-                                  UnderivedSearch underived, ChunkTimeIndex timeIndex) {
+                                  UnderivedSearch underived, ChunkTimeIndex timeIndex, HealthCounts health) {
         this.processor = processor;
         this.archive = archive;
         this.version = version;
@@ -65,6 +69,7 @@ public class ArchivingChunkPipeline implements ChunkPipeline {
         this.derivations = derivations;
         this.underived = underived;
         this.timeIndex = timeIndex;
+        this.health = health;
         LinkMeters.register(meters);
         RelayMeter.CHUNK_JSON_READS.functionCounter(meters, processor, ChunkProcessor::jsonReads);
         // every outcome's meter exists from the start, at zero, so dashboards and alerts see it before it happens
@@ -86,12 +91,12 @@ public class ArchivingChunkPipeline implements ChunkPipeline {
             } else if (outcome instanceof ChunkOutcome.Rejected rejected) {
                 reject(item, rejected.rejection());
             } else {
-                ProfileChunk chunk = ((ChunkOutcome.Accepted) outcome).chunk();
-                if (recent.wasArchived(item.projectId(), chunk.chunkId().toHex())) {
+                ChunkOutcome.Accepted accepted = (ChunkOutcome.Accepted) outcome;
+                if (recent.wasArchived(item.projectId(), accepted.chunk().chunkId().toHex())) {
                     // archived moments ago: the SDK retried or sent it twice; nothing to translate or store
                     duplicates.increment();
                 } else {
-                    store(item, chunk);
+                    store(item, accepted);
                 }
             }
         }
@@ -100,6 +105,7 @@ public class ArchivingChunkPipeline implements ChunkPipeline {
     private void reject(ProfileChunkItem item, ChunkRejection rejection) {
         RelayMeter.CHUNKS_REJECTED.counter(meters, rejection.reason().relayName()).increment();
         ChunkPeek peek = ChunkPeek.of(item.payload());
+        health.rejected(item.projectId(), item.receivedAt(), refusedSdk(item, peek), rejection.reason().relayName());
         LOG.info("chunk rejected: project={} chunk_id={} event_id={} platform={} sdk={}/{} reason={} detail={}",
                 item.projectId(), peek.chunkId(), item.envelope().eventId(),
                 item.header().platform() != null ? item.header().platform() : peek.platform(),
@@ -115,6 +121,7 @@ public class ArchivingChunkPipeline implements ChunkPipeline {
     private void quarantine(ProfileChunkItem item, Throwable cause) {
         internalErrors.increment();
         ChunkPeek peek = ChunkPeek.of(item.payload());
+        health.rejected(item.projectId(), item.receivedAt(), refusedSdk(item, peek), ChunkDerivations.INTERNAL_ERROR);
         String key;
         try {
             key = archive.quarantine(ProjectIds.format(item.projectId()), peek.chunkId(), item.payload(),
@@ -128,8 +135,26 @@ public class ArchivingChunkPipeline implements ChunkPipeline {
                 item.projectId(), peek.chunkId(), item.envelope().eventId(), peek.platform(), key, cause);
     }
 
+    /**
+     * Who sent a refused chunk, for its health count: the payload's {@code client_sdk} as far as it can be read, else
+     * the envelope's {@code sdk}; the item header's platform, else the payload's.
+     */
+    private static SdkKey refusedSdk(ProfileChunkItem item, ChunkPeek peek) {
+        ClientSdk sdk = ChunkPeek.clientSdk(item.payload());
+        return sdkKey(item, sdk, item.header().platform() != null ? item.header().platform() : peek.platform());
+    }
+
+    /** The chunk's {@code client_sdk} when it names the SDK, else the envelope's {@code sdk}. */
+    private static SdkKey sdkKey(ProfileChunkItem item, ClientSdk sdk, String platform) {
+        if (sdk != null && sdk.name() != null) {
+            return new SdkKey(sdk.name(), sdk.version(), platform);
+        }
+        return new SdkKey(item.envelope().sdkName(), item.envelope().sdkVersion(), platform);
+    }
+
     /** The Sentry form now (the 200 means it is safe), the OTLP form when the window ends, or at once. */
-    private void store(ProfileChunkItem item, ProfileChunk chunk) {
+    private void store(ProfileChunkItem item, ChunkOutcome.Accepted accepted) {
+        ProfileChunk chunk = accepted.chunk();
         ArchiveKey key = ArchiveKey.of(ProjectIds.format(item.projectId()),
                 Instant.ofEpochSecond(0, chunk.sampleTimestampNanos(0)), chunk.profilerId().toHex(),
                 chunk.chunkId().toHex());
@@ -148,6 +173,8 @@ public class ArchivingChunkPipeline implements ChunkPipeline {
             return;
         }
         RelayMeter.CHUNKS_ACCEPTED.counter(meters, Platform.metricTag(chunk.platform())).increment();
+        health.accepted(item.projectId(), item.receivedAt(), sdkKey(item, chunk.clientSdk(), chunk.platform()),
+                chunk.profilerId().toHex(), accepted.samples());
         derivations.schedule(item.projectId(), key, chunk, metadata, item.receivedAt());
     }
 

@@ -1,5 +1,6 @@
 package chunkrelay.envelope.pipeline;
 
+import chunkrelay.chunk.ClientSdk;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
@@ -27,6 +28,47 @@ public record ChunkPeek(String chunkId, String platform) {
 
     private static String cut(String value) {
         return value == null || value.length() <= MAX_LENGTH ? value : value.substring(0, MAX_LENGTH) + "...";
+    }
+
+    /**
+     * The chunk's {@code client_sdk} (name and version, either null when not a string), read from the top-level fields
+     * of its first megabyte; null when not found there. For a refused chunk's health counts only: it reads on past the
+     * chunk id and platform, through the samples when they come first.
+     */
+    public static ClientSdk clientSdk(byte[] payload) {
+        try (JsonParser p = JSON.createParser(payload)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                return null;
+            }
+            while (p.nextToken() == JsonToken.FIELD_NAME && p.currentLocation().getByteOffset() < SCAN_BYTES) {
+                String name = p.currentName();
+                JsonToken value = p.nextToken();
+                if (name.equals("client_sdk") && value == JsonToken.START_OBJECT) {
+                    return sdk(p);
+                }
+                p.skipChildren();
+            }
+        } catch (IOException | RuntimeException e) {
+            // an unreadable payload simply has no SDK to tell
+        }
+        return null;
+    }
+
+    private static ClientSdk sdk(JsonParser p) throws IOException {
+        String name = null;
+        String version = null;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            JsonToken value = p.nextToken();
+            if (value == JsonToken.VALUE_STRING && field.equals("name")) {
+                name = cut(p.getText());
+            } else if (value == JsonToken.VALUE_STRING && field.equals("version")) {
+                version = cut(p.getText());
+            } else {
+                p.skipChildren();
+            }
+        }
+        return new ClientSdk(name, version);
     }
 
     public static ChunkPeek of(byte[] payload) {

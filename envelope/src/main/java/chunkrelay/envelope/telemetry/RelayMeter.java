@@ -57,6 +57,17 @@ public enum RelayMeter {
     CHUNK_STAGE("relay.chunk.stage", TIMER, "time a chunk spends in each stage of its path",
             tag("stage", "parse", "translate", "archive", "forward")),
 
+    // ingest health per SDK
+    SDK_CHUNKS_REJECTED("relay.sdk.chunks.rejected", COUNTER,
+            "chunks refused, by SDK (known names, else other), its major.minor version, platform and Relay's reason"
+                    + " name or internal_error",
+            tag("sdk"), tag("sdk_version"), tag("platform"), tag("reason")),
+    SDK_SAMPLES_DROPPED("relay.sdk.samples.dropped", COUNTER,
+            "samples normalisation dropped from accepted chunks, by SDK, its major.minor version, platform and rule",
+            tag("sdk"), tag("sdk_version"), tag("platform"), tag("rule", "thread_with_fewer_than_two_samples")),
+    HEALTH_LEFT_OUT("relay.health.left.out", COUNTER,
+            "chunks left out of the health counts, relay.health.max-projects project-hours being held"),
+
     // archive and recovery
     ARCHIVE_DUPLICATES("relay.archive.duplicates", COUNTER, "chunks the archive already held when written"),
     ARCHIVE_FAILURES("relay.archive.failures", COUNTER, "chunk writes and quarantines the archive did not take"),

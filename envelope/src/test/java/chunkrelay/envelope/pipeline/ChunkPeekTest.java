@@ -1,5 +1,6 @@
 package chunkrelay.envelope.pipeline;
 
+import chunkrelay.chunk.ClientSdk;
 import chunkrelay.envelope.testing.Envelopes;
 
 import org.junit.jupiter.api.Test;
@@ -30,5 +31,16 @@ class ChunkPeekTest {
         ChunkPeek peek = ChunkPeek.of(Envelopes.bytes("{\"event_id\":\"" + "a".repeat(500) + "\"}"));
         assertEquals("a".repeat(64) + "...", peek.chunkId());
         assertNull(peek.platform());
+    }
+
+    @Test
+    void readsTheClientSdkPastTheProfileAndNothingFromWhatIsNotAnObject() {
+        ClientSdk sdk = ChunkPeek.clientSdk(Envelopes.bytes("{\"profile\":{\"client_sdk\":{\"name\":\"nested\"}},"
+                + "\"client_sdk\":{\"packages\":[{\"name\":\"p\"}],\"name\":\"sentry.python\",\"version\":\"2.75.0\"}}"));
+        assertEquals(new ClientSdk("sentry.python", "2.75.0"), sdk);
+        assertEquals(new ClientSdk(null, "1"), ChunkPeek.clientSdk(Envelopes.bytes("{\"client_sdk\":{\"name\":3,\"version\":\"1\"}}")));
+        assertNull(ChunkPeek.clientSdk(Envelopes.bytes("[1,2]")));
+        assertNull(ChunkPeek.clientSdk(Envelopes.bytes("{\"client_sdk\":\"sentry.python\"}")));
+        assertNull(ChunkPeek.clientSdk(Envelopes.bytes("{\"chunk_id\":")));
     }
 }

@@ -81,11 +81,11 @@ public final class RunningRelay implements AutoCloseable {
         return objects(s3);
     }
 
-    /** The chunks' objects only: every object but the index by time, its late queue and the rollups. */
+    /** The chunks' objects only: every object but the index by time, its late queue, the rollups and health counts. */
     public Map<String, String> chunkObjects() {
         Map<String, String> chunks = new TreeMap<>(objects());
         chunks.keySet().removeIf(key -> key.startsWith("index/") || key.startsWith("late/")
-                || key.startsWith("rollups/"));
+                || key.startsWith("rollups/") || key.startsWith(ArchiveLayout.HEALTH));
         return chunks;
     }
 

@@ -1,0 +1,200 @@
+package chunkrelay.envelope.health;
+
+import chunkrelay.chunk.SampleCounts;
+import chunkrelay.chunk.SampleDropRule;
+import chunkrelay.envelope.schedule.BackgroundWork;
+import chunkrelay.envelope.schedule.ClockedSchedule;
+import chunkrelay.storage.ArchiveUnavailableException;
+import chunkrelay.storage.HealthObjects;
+import chunkrelay.storage.ProjectIds;
+import chunkrelay.storage.RollupTier;
+import chunkrelay.storage.TimeBuckets;
+import io.micrometer.core.instrument.MeterRegistry;
+import jakarta.inject.Singleton;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * This replica's ingest health counts, by project and hour of receipt ({@link HourCounts}), counted as the chunk
+ * path decides each chunk and shared through the bucket ({@link HealthObjects}): every {@code share-interval}, at
+ * stop and before each health answer of this replica, the hours that changed are written under a new sequence and
+ * the older part removed. An hour is held until it ended {@link #HELD_AFTER_HOUR} ago and is
+ * written; a chunk of an hour no longer held (a worker slower than that) continues the replica's part read back from
+ * the bucket. Memory: at most {@code max-projects} project-hours, each with at most {@code max-sdks} SDKs and
+ * {@code max-sessions} profiler ids. Thread-safe.
+ */
+@Singleton
+public class HealthCounts {
+    private static final Logger LOG = LoggerFactory.getLogger(HealthCounts.class);
+    /** How long after its end an hour stays in memory: past the longest a worker holds a chunk it received. */
+    static final Duration HELD_AFTER_HOUR = Duration.ofMinutes(10);
+
+    /** This process's name among the replicas sharing the bucket. */
+    private final String replica = UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+    private final HealthObjects objects;
+    private final HealthConfig config;
+    private final HealthMeters meters;
+    private final Clock clock;
+    private final Map<HourKey, Held> hours = new ConcurrentHashMap<>();
+
+    private record HourKey(String project, long hourNanos) {
+    }
+
+    /** An hour's counts, its changes, and the part that holds them as of {@code writtenChanges}. */
+    private static final class Held {
+        private final HourCounts counts;
+        private long changes;
+        private long writtenChanges;
+        private HealthObjects.Part written;
+
+        private Held(HourCounts counts, HealthObjects.Part written) {
+            this.counts = counts;
+            this.written = written;
+        }
+    }
+
+    public HealthCounts(HealthObjects objects, HealthConfig config, MeterRegistry registry, Clock clock,
+                        BackgroundWork work) {
+        this.objects = objects;
+        this.config = config;
+        this.meters = new HealthMeters(registry);
+        this.clock = clock;
+        ClockedSchedule schedule = work.schedule("health");
+        schedule.every(config.shareInterval(), config.shareInterval(), this::shareQuietly);
+        work.atStop(BackgroundWork.Stage.PERIODIC, "health counts", left -> shareQuietly());
+    }
+
+    /** A chunk archived: its samples as received and as dropped by rule, and its profiler session. */
+    public void accepted(long project, Instant receivedAt, SdkKey sdk, String profilerId, SampleCounts samples) {
+        count(project, receivedAt, sdk, (counts, key, minute) -> {
+            counts.add(key, minute, HourCounts.CHUNKS, 1);
+            counts.add(key, minute, HourCounts.SAMPLES, samples.received());
+            for (SampleDropRule rule : SampleDropRule.values()) {
+                counts.add(key, minute, HourCounts.DROPPED + rule.ruleName(), samples.dropped(rule));
+            }
+            counts.session(key, minute, profilerId, config.maxSessions());
+        });
+        for (SampleDropRule rule : SampleDropRule.values()) {
+            if (samples.dropped(rule) > 0) {
+                meters.dropped(sdk, rule, samples.dropped(rule));
+            }
+        }
+    }
+
+    /** A chunk refused, by Relay's reason name or {@code internal_error}. */
+    public void rejected(long project, Instant receivedAt, SdkKey sdk, String reason) {
+        count(project, receivedAt, sdk,
+                (counts, key, minute) -> counts.add(key, minute, HourCounts.REJECTED + reason, 1));
+        meters.rejected(sdk, reason);
+    }
+
+    private interface Count {
+        void into(HourCounts counts, SdkKey sdk, int minute);
+    }
+
+    private void count(long project, Instant receivedAt, SdkKey sdk, Count count) {
+        long nanos = TimeBuckets.nanos(receivedAt);
+        long hour = TimeBuckets.bucketOf(RollupTier.HOUR, nanos);
+        int minute = TimeBuckets.minuteOfHour(nanos);
+        HourKey key = new HourKey(ProjectIds.format(project), hour);
+        Held held = hours.get(key);
+        if (held == null) {
+            if (hours.size() >= config.maxProjects()) {
+                meters.leftOut();
+                return;
+            }
+            held = hours.computeIfAbsent(key, this::resume);
+        }
+        synchronized (held) {
+            SdkKey counted = held.counts.has(sdk) || held.counts.sdkCount() < config.maxSdks() ? sdk : SdkKey.OTHER;
+            count.into(held.counts, counted, minute);
+            held.changes++;
+        }
+    }
+
+    /**
+     * Starts holding an hour: empty while it is the clock's, else continued from this replica's part in the bucket
+     * (a chunk received in an hour already let go).
+     */
+    private Held resume(HourKey key) {
+        if (key.hourNanos() >= TimeBuckets.bucketOf(RollupTier.HOUR, TimeBuckets.nanos(clock.instant()))) {
+            return new Held(new HourCounts(), null);
+        }
+        try {
+            Optional<HealthObjects.Part> mine = objects.newestParts(key.project(), TimeBuckets.dayOf(key.hourNanos()))
+                    .stream().filter(p -> p.replica().equals(replica) && p.hourNanos() == key.hourNanos())
+                    .max(Comparator.comparingLong(HealthObjects.Part::sequence));
+            if (mine.isPresent()) {
+                Optional<HourCounts> counts = objects.read(mine.get()).flatMap(HourCodec::decode);
+                if (counts.isPresent()) {
+                    return new Held(counts.get(), mine.get());
+                }
+            }
+        } catch (ArchiveUnavailableException e) {
+            LOG.warn("health counts of project {} at {} not read back, counted apart: {}", key.project(),
+                    Instant.ofEpochSecond(0, key.hourNanos()), e.getMessage());
+        }
+        return new Held(new HourCounts(), null);
+    }
+
+    /**
+     * Writes every held hour that changed since its last write (then removes the older part), and lets go of the
+     * hours that ended {@link #HELD_AFTER_HOUR} ago and are written.
+     */
+    public synchronized void share() {
+        long now = TimeBuckets.nanos(clock.instant());
+        Iterator<Map.Entry<HourKey, Held>> it = hours.entrySet().iterator();
+        while (it.hasNext()) {
+            Map.Entry<HourKey, Held> entry = it.next();
+            Held held = entry.getValue();
+            byte[] bytes = null;
+            long changes;
+            synchronized (held) {
+                changes = held.changes;
+                if (changes != held.writtenChanges) {
+                    bytes = HourCodec.encode(held.counts);
+                }
+            }
+            if (bytes != null) {
+                // written outside the hour's lock, so that the chunk path does not wait for the bucket
+                HealthObjects.Part last = held.written;
+                HealthObjects.Part next = new HealthObjects.Part(entry.getKey().project(),
+                        entry.getKey().hourNanos(), replica, last == null ? 1 : last.sequence() + 1);
+                objects.write(next, bytes);
+                synchronized (held) {
+                    held.written = next;
+                    held.writtenChanges = changes;
+                }
+                if (last != null) {
+                    objects.remove(last);
+                }
+            }
+            long heldUntil = TimeBuckets.endOf(RollupTier.HOUR, entry.getKey().hourNanos()) + HELD_AFTER_HOUR.toNanos();
+            if (now >= heldUntil) {
+                synchronized (held) {
+                    if (held.changes == held.writtenChanges) {
+                        it.remove();
+                    }
+                }
+            }
+        }
+    }
+
+    private void shareQuietly() {
+        try {
+            share();
+        } catch (ArchiveUnavailableException e) {
+            LOG.warn("health counts not shared, tried again in {}: {}", config.shareInterval(), e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,24 @@
+package chunkrelay.envelope.health;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+
+import java.util.Map;
+
+/**
+ * One SDK's row of the health answer.
+ *
+ * @param sdk            the SDK's name ({@code client_sdk.name} of the chunk, else {@code sdk.name} of the envelope)
+ * @param version        its version, likewise
+ * @param platform       the chunk's platform (the item header's, else the payload's)
+ * @param chunks         chunks accepted and archived (duplicates of a chunk archived before not counted)
+ * @param rejected       chunks refused, by Relay's reason name or {@code internal_error}; reasons with none left out
+ * @param samples        samples the accepted chunks came with, before normalisation
+ * @param samplesDropped samples normalisation dropped from accepted chunks, by rule; rules with none left out
+ * @param sessions       distinct profiler ids of the accepted chunks
+ * @param sessionsCapped whether {@code sessions} is a lower bound: past {@code relay.health.max-sessions} in an hour,
+ *                       or {@link HealthQuestions#MAX_SESSIONS_PER_ANSWER} in the answer
+ */
+@JsonInclude(JsonInclude.Include.ALWAYS)
+public record SdkHealth(String sdk, String version, String platform, long chunks, Map<String, Long> rejected,
+                        long samples, Map<String, Long> samplesDropped, long sessions, boolean sessionsCapped) {
+}

@@ -1,0 +1,118 @@
+package chunkrelay.envelope.health;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The test's own count of the chunks it sent, per SDK, from the JSON it sent: the SDK is the payload's
+ * {@code client_sdk} when the payload reads as JSON with one, else the envelope header's {@code sdk}; the platform
+ * the item header's, else the payload's; a sample is dropped when its thread has fewer than 2 samples on a stack that
+ * exists and is not empty.
+ */
+final class SentChunks {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** One SDK's expected row, as the answer's JSON has it (maps without zero entries). */
+    record Row(long chunks, Map<String, Long> rejected, long samples, Map<String, Long> samplesDropped,
+               long sessions) {
+    }
+
+    private final Map<String, Long> chunks = new TreeMap<>();
+    private final Map<String, Map<String, Long>> rejected = new TreeMap<>();
+    private final Map<String, Long> samples = new TreeMap<>();
+    private final Map<String, Map<String, Long>> dropped = new TreeMap<>();
+    private final Map<String, Set<String>> sessions = new HashMap<>();
+
+    /** A chunk the relay is to accept. */
+    void accepted(JsonNode envelopeHeader, JsonNode itemHeader, byte[] payload) {
+        JsonNode chunk = read(payload);
+        String sdk = sdkOf(envelopeHeader, itemHeader, chunk);
+        chunks.merge(sdk, 1L, Long::sum);
+        JsonNode profile = chunk.path("profile");
+        samples.merge(sdk, (long) profile.path("samples").size(), Long::sum);
+        long lonely = lonelySamples(profile);
+        if (lonely > 0) {
+            dropped.computeIfAbsent(sdk, s -> new TreeMap<>()).merge("thread_with_fewer_than_two_samples", lonely,
+                    Long::sum);
+        }
+        sessions.computeIfAbsent(sdk, s -> new HashSet<>()).add(chunk.path("profiler_id").asText().replace("-", ""));
+    }
+
+    /** A chunk the relay is to refuse for {@code reason}. */
+    void rejected(JsonNode envelopeHeader, JsonNode itemHeader, byte[] payload, String reason) {
+        String sdk = sdkOf(envelopeHeader, itemHeader, read(payload));
+        rejected.computeIfAbsent(sdk, s -> new TreeMap<>()).merge(reason, 1L, Long::sum);
+    }
+
+    /** Every SDK's row, by "sdk version platform". */
+    Map<String, Row> rows() {
+        Set<String> sdks = new java.util.TreeSet<>(chunks.keySet());
+        sdks.addAll(rejected.keySet());
+        Map<String, Row> rows = new TreeMap<>();
+        for (String sdk : sdks) {
+            rows.put(sdk, new Row(chunks.getOrDefault(sdk, 0L), rejected.getOrDefault(sdk, Map.of()),
+                    samples.getOrDefault(sdk, 0L), dropped.getOrDefault(sdk, Map.of()),
+                    sessions.getOrDefault(sdk, Set.of()).size()));
+        }
+        return rows;
+    }
+
+    /** An answer's rows in the same form. */
+    static Map<String, Row> rows(JsonNode answer) {
+        Map<String, Row> rows = new TreeMap<>();
+        for (JsonNode sdk : answer.path("sdks")) {
+            rows.put(sdk.path("sdk").asText() + " " + sdk.path("version").asText() + " " + sdk.path("platform").asText(),
+                    new Row(sdk.path("chunks").asLong(), counts(sdk.path("rejected")), sdk.path("samples").asLong(),
+                            counts(sdk.path("samplesDropped")), sdk.path("sessions").asLong()));
+        }
+        return rows;
+    }
+
+    private static Map<String, Long> counts(JsonNode map) {
+        Map<String, Long> counts = new TreeMap<>();
+        map.fields().forEachRemaining(e -> counts.put(e.getKey(), e.getValue().asLong()));
+        return counts;
+    }
+
+    private static long lonelySamples(JsonNode profile) {
+        JsonNode stacks = profile.path("stacks");
+        Map<String, Integer> useful = new HashMap<>();
+        for (JsonNode sample : profile.path("samples")) {
+            int stack = sample.path("stack_id").asInt();
+            useful.merge(sample.path("thread_id").asText(),
+                    stack < stacks.size() && stacks.get(stack).size() > 0 ? 1 : 0, Integer::sum);
+        }
+        long lonely = 0;
+        for (JsonNode sample : profile.path("samples")) {
+            if (useful.get(sample.path("thread_id").asText()) < 2) {
+                lonely++;
+            }
+        }
+        return lonely;
+    }
+
+    private static String sdkOf(JsonNode envelopeHeader, JsonNode itemHeader, JsonNode chunk) {
+        JsonNode sdk = chunk.path("client_sdk").path("name").isTextual() ? chunk.path("client_sdk")
+                : envelopeHeader.path("sdk");
+        String platform = itemHeader.path("platform").isTextual() ? itemHeader.path("platform").asText()
+                : chunk.path("platform").asText("unknown");
+        return sdk.path("name").asText("unknown") + " " + sdk.path("version").asText("unknown") + " " + platform;
+    }
+
+    /** The payload as JSON, or an empty object when it is not an object. */
+    private static JsonNode read(byte[] payload) {
+        try {
+            JsonNode node = JSON.readTree(payload);
+            return node != null && node.isObject() ? node : JSON.createObjectNode();
+        } catch (IOException notJson) {
+            return JSON.createObjectNode();
+        }
+    }
+}
