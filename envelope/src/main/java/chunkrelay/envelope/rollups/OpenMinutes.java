@@ -202,6 +202,12 @@ public class OpenMinutes {
         return open != null && open.counting() && !buckets.expiredWhileCounting(minute);
     }
 
+    /** Whether {@link #countsUnderived} holds for a minute of a project in {@code [fromNanos, toNanos)}. */
+    public boolean countsUnderivedIn(String project, long fromNanos, long toNanos) {
+        return minutes.keySet().stream().anyMatch(at -> at.project().equals(project) && at.minute() >= fromNanos
+                && at.minute() < toNanos && countsUnderived(project, at.minute()));
+    }
+
     /**
      * The rollups of the chunks of an open minute this relay derived, merged as they came: what its rollup builder
      * takes instead of reading those chunks back. None once the minute is dropped.

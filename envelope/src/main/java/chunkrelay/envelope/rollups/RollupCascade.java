@@ -87,13 +87,18 @@ public class RollupCascade {
         return builds.buildMinute(project, minute, openMinutes.derivedRollups(project, minute));
     }
 
-    /** Brings the due ten minutes that have settled up to date, then the due hours, then days; the others stay due. */
+    /**
+     * Brings the due ten minutes that have settled up to date, then the due hours, then days; the others stay due, and
+     * so does a bucket while a part of it is still to come: a minute of it waiting for chunks this relay counts from
+     * receipt (its rollup left for a later round), or a finer bucket of it still due. Queries take the coarsest rollup
+     * that covers a range, so a bucket built without such a part would leave its chunks out of every answer until the
+     * part is built and the bucket again.
+     */
     public void buildDue(String project, Due due, Consumer<RollupTier> built) {
-        buildDue(project, RollupTier.TEN_MINUTES, due.tens, due.hours, built);
-        buildDue(project, RollupTier.HOUR, due.hours, due.days, built);
-        buildDue(project, RollupTier.DAY, due.days, null, built);
+        buildDue(project, RollupTier.TEN_MINUTES, due.tens, due.hours, built, Set.of());
+        buildDue(project, RollupTier.HOUR, due.hours, due.days, built, due.tens);
+        buildDue(project, RollupTier.DAY, due.days, null, built, due.hours);
     }
-
     /**
      * Puts every late chunk of a project whose form is derived into the rollups of its settled minute, ten minutes,
      * hour and day, and takes it off the late queue once they all hold it (see docs/archive.md, late chunks).
@@ -159,9 +164,11 @@ public class RollupCascade {
     }
 
     private void buildDue(String project, RollupTier tier, Set<Long> due, Set<Long> dueNext,
-                          Consumer<RollupTier> built) {
+                          Consumer<RollupTier> built, Set<Long> finerDue) {
         for (Long bucket : new ArrayList<>(due)) {
-            if (!buckets.settled(tier, bucket)) {
+            long end = bucket + tier.bucketNanos();
+            if (!buckets.settled(tier, bucket) || openMinutes.countsUnderivedIn(project, bucket, end)
+                    || finerDue.stream().anyMatch(part -> part >= bucket && part < end)) {
                 continue;
             }
             ensure(project, tier, bucket, built);

@@ -7,6 +7,7 @@ import chunkrelay.envelope.schedule.BackgroundWork;
 import chunkrelay.envelope.testing.FleetChunks;
 import chunkrelay.envelope.testing.RunningRelay;
 import chunkrelay.storage.EmbeddedS3Server;
+import chunkrelay.storage.RollupTier;
 import chunkrelay.storage.TimeBuckets;
 import org.junit.jupiter.api.Test;
 
@@ -78,6 +79,68 @@ class LaggingDerivationsTest {
             assertEquals(FleetAnswers.walk(archived, from, to, "", 60), atReceipt,
                     "and so was the answer before they were derived");
         }
+    }
+
+    @Test
+    void tenMinutesWaitForTheirMinuteWhoseChunksAreNotDerivedYet() throws Exception {
+        try (EmbeddedS3Server s3 = EmbeddedS3Server.inMemory();
+             RunningRelay relay = RunningRelay.start(s3, Map.of("test.clock", "manual", "relay.links.window", "30s",
+                     "relay.rollups.interval", "1h"))) {
+            relay.bean(BackgroundWork.class).hold();
+            long now = nanos(relay.clock().instant());
+            long ten = TimeBuckets.bucketOf(RollupTier.TEN_MINUTES, now) + RollupTier.TEN_MINUTES.bucketNanos();
+            long early = ten + 7 * TimeBuckets.MINUTE_NANOS;
+            long last = ten + 9 * TimeBuckets.MINUTE_NANOS;
+            // chunks of the ten minutes' eighth minute, derived when their window ends
+            relay.clock().advance(Duration.ofNanos(early + TimeBuckets.MINUTE_NANOS + SECOND - now));
+            for (int p = 0; p < FLEET / 2; p++) {
+                LiveFleet.send(relay, CHUNKS, FLEET, p, early + (5 + 7 * p) * SECOND, SAMPLES_PER_CHUNK);
+            }
+            relay.clock().advance(Duration.ofSeconds(31));
+            relay.bean(DerivationSchedule.class).runDue();
+            ChunkDerivations derivations = relay.bean(ChunkDerivations.class);
+            Await.until(() -> derivations.pendingCount() + " chunks still pending", Duration.ofSeconds(30),
+                    () -> derivations.pendingCount() == 0);
+            // chunks of its last minute, whose derivations lag
+            relay.clock().advance(Duration.ofNanos(last + TimeBuckets.MINUTE_NANOS + SECOND
+                    - nanos(relay.clock().instant())));
+            for (int p = FLEET / 2; p < FLEET; p++) {
+                LiveFleet.send(relay, CHUNKS, FLEET, p, last + (5 + 7 * p) * SECOND, SAMPLES_PER_CHUNK);
+            }
+            long to = ten + RollupTier.TEN_MINUTES.bucketNanos();
+            FleetAnswers.Answer atReceipt = FleetAnswers.ask(relay, ten, to, "", 60);
+            assertEquals(FLEET, atReceipt.chunks(), "every chunk counts from receipt");
+
+            // the ten minutes settle: the eighth minute is rolled up, the last one and the ten minutes wait
+            relay.clock().advance(Duration.ofMinutes(3));
+            relay.bean(RollupBuilder.class).runOnce();
+            String day = "rollups/1/" + TimeBuckets.dayOf(ten) + "/";
+            String earlyRollup = day + "m" + TimeBuckets.name(RollupTier.MINUTE, early) + ".";
+            String tenRollup = day + "t" + TimeBuckets.name(RollupTier.TEN_MINUTES, ten) + ".";
+            assertTrue(relay.objects().keySet().stream().anyMatch(k -> k.startsWith(earlyRollup)),
+                    "the eighth minute is rolled up: " + rollupKeys(relay));
+            assertTrue(relay.objects().keySet().stream().noneMatch(k -> k.startsWith(tenRollup)),
+                    "no ten minutes' rollup without their last minute: " + rollupKeys(relay));
+            assertEquals(atReceipt, FleetAnswers.ask(relay, ten, to, "", 60),
+                    "the ten minutes still answer every chunk");
+
+            // the derivations catch up: the last minute is rolled up, then the ten minutes with every chunk
+            relay.bean(DerivationSchedule.class).runDue();
+            Await.until(() -> derivations.pendingCount() + " chunks still pending", Duration.ofSeconds(30),
+                    () -> derivations.pendingCount() == 0);
+            relay.bean(RollupBuilder.class).runOnce();
+            assertTrue(relay.objects().keySet().stream().anyMatch(k -> k.startsWith(tenRollup)),
+                    "the ten minutes are rolled up: " + rollupKeys(relay));
+            List<FleetAnswers.Archived> archived = FleetAnswers.Archived.all(relay);
+            assertEquals(FleetAnswers.walk(archived, ten, to, "", 60), FleetAnswers.ask(relay, ten, to, "", 60),
+                    "the ten minutes' answer is the walk of the archived forms");
+            assertEquals(FleetAnswers.walk(archived, ten, to, "", 60), atReceipt,
+                    "and so was the answer before the last minute's chunks were derived");
+        }
+    }
+
+    private static List<String> rollupKeys(RunningRelay relay) {
+        return relay.objects().keySet().stream().filter(k -> k.startsWith("rollups/")).sorted().toList();
     }
 
     private static long nanos(Instant instant) {
