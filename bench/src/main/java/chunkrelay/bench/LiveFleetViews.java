@@ -2,6 +2,7 @@ package chunkrelay.bench;
 
 import chunkrelay.chunk.fixtures.Fixtures;
 import chunkrelay.chunk.fixtures.SdkRequest;
+import chunkrelay.envelope.testing.PrometheusScrape;
 
 import java.lang.management.ManagementFactory;
 import java.net.URI;
@@ -22,6 +23,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.DoubleBinaryOperator;
 
 import static chunkrelay.storage.TimeBuckets.nanos;
 
@@ -366,7 +368,7 @@ final class LiveFleetViews {
      */
     private String state() {
         try {
-            var scrape = chunkrelay.envelope.testing.PrometheusScrape.of(relay.base());
+            var scrape = PrometheusScrape.of(relay.base());
             return String.format(Locale.ROOT, "open minutes %.0f holding %.1f MiB (chunks left out at receipt %.0f,"
                             + " derived %.0f), chunks in their window %.0f, late"
                             + " chunks %.0f, heap used %.0f MiB, GC pauses %.1f s (longest of the last minute %.0f ms),"
@@ -388,10 +390,10 @@ final class LiveFleetViews {
     }
 
     /** A GC pause meter over its series (one per collector action and cause), summed or the largest. */
-    private static double gcPauses(chunkrelay.envelope.testing.PrometheusScrape scrape, String name,
-                                   java.util.function.DoubleBinaryOperator combine) {
+    private static double gcPauses(PrometheusScrape scrape, String name,
+                                   DoubleBinaryOperator combine) {
         return scrape.samples().stream().filter(sample -> sample.name().equals(name))
-                .mapToDouble(chunkrelay.envelope.testing.PrometheusScrape.Sample::value).reduce(combine).orElse(0);
+                .mapToDouble(PrometheusScrape.Sample::value).reduce(combine).orElse(0);
     }
 
     /** The report's lines for a steady run. */

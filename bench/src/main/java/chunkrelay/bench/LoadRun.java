@@ -3,9 +3,6 @@ package chunkrelay.bench;
 import chunkrelay.chunk.fixtures.Fixtures;
 import chunkrelay.chunk.fixtures.SdkRequest;
 
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -29,7 +26,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.zip.GZIPOutputStream;
 
 /**
  * A closed-loop load client: a fixed number of workers, each posting the recorded SDK requests (their headers, their
@@ -90,8 +86,8 @@ final class LoadRun {
             if (fresh) {
                 byte[] head = Arrays.copyOfRange(envelope, 0, id);
                 byte[] tail = Arrays.copyOfRange(envelope, id + 32, envelope.length);
-                before = gzip ? gzip(head) : head;
-                after = gzip ? gzip(tail) : tail;
+                before = gzip ? Gzip.of(head) : head;
+                after = gzip ? Gzip.of(tail) : tail;
             } else {
                 // nothing to refresh, or an encoding this client does not write: the recorded bytes as they are
                 before = recorded.body();
@@ -113,7 +109,7 @@ final class LoadRun {
             byte[] body = before;
             if (after != null) {
                 byte[] id = chunkId.getBytes(StandardCharsets.US_ASCII);
-                byte[] middle = gzip ? gzip(id) : id;
+                byte[] middle = gzip ? Gzip.of(id) : id;
                 body = new byte[before.length + middle.length + after.length];
                 System.arraycopy(before, 0, body, 0, before.length);
                 System.arraycopy(middle, 0, body, before.length, middle.length);
@@ -135,15 +131,6 @@ final class LoadRun {
             return m.find() ? m.start(1) : -1;
         }
 
-        private static byte[] gzip(byte[] bytes) {
-            ByteArrayOutputStream out = new ByteArrayOutputStream(bytes.length / 4 + 64);
-            try (GZIPOutputStream gzip = new GZIPOutputStream(out)) {
-                gzip.write(bytes);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-            return out.toByteArray();
-        }
     }
 
     private static final Pattern CHUNK_ID = Pattern.compile("\"chunk_id\"\\s*:\\s*\"([0-9a-fA-F]{32})\"");

@@ -9,12 +9,8 @@ import io.opentelemetry.proto.profiles.v1development.Profile;
 import io.opentelemetry.proto.profiles.v1development.ProfilesDictionary;
 import io.opentelemetry.proto.profiles.v1development.Sample;
 
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.util.zip.GZIPOutputStream;
 
 /**
  * OTLP bytes against the chunk's JSON bytes, plain and gzipped (level 6, as gzip and the SDKs use), with where the
@@ -82,12 +78,6 @@ final class OutputSizes {
     }
 
     static int gzip(byte[] bytes) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(bytes.length / 4);
-        try (GZIPOutputStream gzip = new GZIPOutputStream(out)) {
-            gzip.write(bytes);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return out.size();
+        return Gzip.of(bytes).length;
     }
 }

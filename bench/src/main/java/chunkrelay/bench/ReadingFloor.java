@@ -35,7 +35,7 @@ final class ReadingFloor {
     }
 
     static Floor of(List<byte[]> chunks) {
-        List<byte[]> gzipped = chunks.stream().map(ArchiveFloorPass::gzipped).toList();
+        List<byte[]> gzipped = chunks.stream().map(Gzip::of).toList();
         long started = System.nanoTime();
         long passes = 0;
         while (passes < MIN_WARM_UP_PASSES || System.nanoTime() - started < MIN_WARM_UP_NANOS) {

@@ -45,6 +45,16 @@ public final class ArchiveLayout {
     private ArchiveLayout() {
     }
 
+    /**
+     * Checks a replica's name in the keys of what each replica shares (its parts of open minutes, its health counts):
+     * lowercase letters and digits, so that it parses back from a key split at dots.
+     */
+    static void checkReplica(String replica) {
+        if (!replica.matches("[a-z0-9]{1,32}")) {
+            throw new IllegalArgumentException("a replica id is lowercase letters and digits: " + replica);
+        }
+    }
+
     /** The {@code yyyy-mm-dd} folders one level below {@code prefix}, oldest first; other folders are not ours. */
     public static List<LocalDate> dayFolders(ObjectStore store, String prefix) {
         List<LocalDate> days = new ArrayList<>();

@@ -27,9 +27,7 @@ public final class HealthObjects {
     public record Part(String projectId, long hourNanos, String replica, long sequence) {
         public Part {
             ArchiveKey.checkPart("project id", projectId);
-            if (!replica.matches("[a-z0-9]{1,32}")) {
-                throw new IllegalArgumentException("a replica id is lowercase letters and digits: " + replica);
-            }
+            ArchiveLayout.checkReplica(replica);
             if (TimeBuckets.bucketOf(RollupTier.HOUR, hourNanos) != hourNanos) {
                 throw new IllegalArgumentException("not the start of an hour: " + hourNanos);
             }

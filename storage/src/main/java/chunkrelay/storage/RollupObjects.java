@@ -135,9 +135,7 @@ public final class RollupObjects {
     public record OpenPart(String projectId, long minuteNanos, String replica, long sequence) {
         public OpenPart {
             ArchiveKey.checkPart("project id", projectId);
-            if (!replica.matches("[a-z0-9]{1,32}")) {
-                throw new IllegalArgumentException("a replica id is lowercase letters and digits: " + replica);
-            }
+            ArchiveLayout.checkReplica(replica);
         }
 
         String key() {

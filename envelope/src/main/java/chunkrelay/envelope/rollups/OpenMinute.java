@@ -72,6 +72,8 @@ final class OpenMinute {
     }
 
     private final long start;
+    /** A derived form's request: its object, or its compressed bytes parsed. */
+    private final Function<DerivedForm, ExportProfilesServiceRequest> requestOf;
     /** The rollups of the derived chunks, oldest first, each holding fewer chunks than the one before. */
     private final List<Rollup> derivedParts = new ArrayList<>();
     /** The chunks acknowledged and not derived yet, counted from their form at receipt. */
@@ -86,8 +88,9 @@ final class OpenMinute {
     private long derivedBytes;
     private long changes;
 
-    OpenMinute(long start) {
+    OpenMinute(long start, Function<DerivedForm, ExportProfilesServiceRequest> requestOf) {
         this.start = start;
+        this.requestOf = requestOf;
         this.received = new ReceivedChunks(start);
     }
 
@@ -109,13 +112,13 @@ final class OpenMinute {
         }
     }
 
-    synchronized void released(String name, Function<DerivedForm, ExportProfilesServiceRequest> parse) {
+    synchronized void released(String name) {
         boolean changed = waiting.remove(name);
         if (received.waits(name)) {
             // its segment breaks: the segment's other chunks wait uncounted, those it held derived are merged
             ReceivedChunks.Broken broken = received.released(name);
             waiting.addAll(broken.underived());
-            merge(broken.derived(), parse);
+            merge(broken.derived());
             changed = true;
         }
         if (changed) {
@@ -124,7 +127,7 @@ final class OpenMinute {
     }
 
     /** Merges a derived form into the part being filled (or holds it with its segment, see {@link ReceivedChunks}). */
-    synchronized void derived(DerivedForm form, Function<DerivedForm, ExportProfilesServiceRequest> parse) {
+    synchronized void derived(DerivedForm form) {
         String name = form.name();
         waiting.remove(name);
         if (!included.add(name)) {
@@ -133,21 +136,21 @@ final class OpenMinute {
         changes++;
         // a chunk counted since its receipt waits with its segment, so that it is never counted twice or not at all
         if (!received.holds(name)) {
-            merge(List.of(form), parse);
+            merge(List.of(form));
             return;
         }
         ReceivedChunks.Done done = received.derived(name, form);
-        merge(done.forms(), parse);
+        merge(done.forms());
         done.asReceived().forEach(this::addPart);
     }
 
-    private void merge(List<DerivedForm> forms, Function<DerivedForm, ExportProfilesServiceRequest> parse) {
+    private void merge(List<DerivedForm> forms) {
         for (DerivedForm form : forms) {
             if (filling == null) {
                 // per second, so that a range starting or ending inside the minute is answered from the partial
                 filling = Rollup.detailMerger(start, end(), RollupTier.MINUTE.ticks());
             }
-            ExportProfilesServiceRequest request = parse.apply(form);
+            ExportProfilesServiceRequest request = requestOf.apply(form);
             filling.add(request, form.platform(), form.release(), form.environment());
             fillingNames.add(form.name());
             fillingBytes += request.getSerializedSize();

@@ -146,10 +146,10 @@ public class OpenMinutes {
             if (withinBudget) {
                 minute.derived(new OpenMinute.DerivedForm(name, form, compressedOtlp, asReceived,
                         metadata.get(ChunkMetadata.PLATFORM), metadata.get(ChunkMetadata.RELEASE),
-                        metadata.get(ChunkMetadata.ENVIRONMENT)), this::parse);
+                        metadata.get(ChunkMetadata.ENVIRONMENT)));
             } else {
                 // left out of the partial: no longer named as waiting, so a query reads it whole
-                minute.released(name, this::parse);
+                minute.released(name);
                 leftOut[0] = true;
             }
         });
@@ -160,7 +160,7 @@ public class OpenMinutes {
 
     /** A chunk stops waiting without this relay deriving it (another replica did, or it failed). */
     public void released(ArchiveKey key, long firstSampleNanos, long lastSampleNanos) {
-        forEachOpen(key, firstSampleNanos, lastSampleNanos, Create.NEVER, (minute, name) -> minute.released(name, this::parse));
+        forEachOpen(key, firstSampleNanos, lastSampleNanos, Create.NEVER, (minute, name) -> minute.released(name));
     }
 
     /**
@@ -282,7 +282,7 @@ public class OpenMinutes {
                     continue;
                 }
                 long start = minute;
-                open = minutes.computeIfAbsent(at, k -> new OpenMinute(start));
+                open = minutes.computeIfAbsent(at, k -> new OpenMinute(start, this::requestOf));
             }
             action.apply(open, new ChunkTimeIndex.Entry(key, first, end, minute).name());
         }
@@ -305,7 +305,7 @@ public class OpenMinutes {
     }
 
     /** The derived form's object; parsed (and counted) when the derivation had only compressed bytes. */
-    private ExportProfilesServiceRequest parse(OpenMinute.DerivedForm derived) {
+    private ExportProfilesServiceRequest requestOf(OpenMinute.DerivedForm derived) {
         if (derived.form() != null) {
             return derived.form();
         }

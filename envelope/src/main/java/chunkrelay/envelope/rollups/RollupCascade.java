@@ -99,6 +99,7 @@ public class RollupCascade {
         buildDue(project, RollupTier.HOUR, due.hours, due.days, built, due.tens);
         buildDue(project, RollupTier.DAY, due.days, null, built, due.hours);
     }
+
     /**
      * Puts every late chunk of a project whose form is derived into the rollups of its settled minute, ten minutes,
      * hour and day, and takes it off the late queue once they all hold it (see docs/archive.md, late chunks).

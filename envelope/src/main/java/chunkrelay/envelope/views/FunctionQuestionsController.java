@@ -3,7 +3,6 @@ package chunkrelay.envelope.views;
 import chunkrelay.translate.view.FunctionTable;
 import chunkrelay.translate.view.FunctionTableCsv;
 import chunkrelay.translate.view.Regressions;
-import io.micronaut.http.HttpHeaders;
 import io.micronaut.http.HttpParameters;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
@@ -16,7 +15,6 @@ import io.micronaut.scheduling.annotation.ExecuteOn;
 
 import java.io.IOException;
 import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 
 /**
@@ -40,11 +38,7 @@ public class FunctionQuestionsController {
     public HttpResponse<?> functions(@PathVariable String project, HttpRequest<?> request) throws IOException {
         HttpParameters parameters = request.getParameters();
         ViewQuery query = ViewQuery.of(project, parameters, ViewQuery.now(clock));
-        String format = parameters.get("format");
-        boolean csv = "csv".equalsIgnoreCase(format);
-        if (!csv && format != null && !format.isBlank() && !format.equalsIgnoreCase("json")) {
-            throw ViewQuery.bad("format must be json or csv, got '" + format + "'");
-        }
+        boolean csv = CsvDownloads.asked(parameters.get("format"));
         FunctionTable.Order order = FunctionQuestions.order(parameters.get("sort"));
         String search = ViewQuery.blankToNull(parameters.get("q"));
         int offset = FunctionQuestions.count("offset", parameters.get("offset"), 0);
@@ -58,13 +52,7 @@ public class FunctionQuestionsController {
         }
         StringWriter body = new StringWriter();
         FunctionTableCsv.write(page.rows(), body);
-        // named as the profile export of the range is: functions-1-20261122T020000Z-20261122T030000Z.csv
-        String profileName = ProfileViews.fileName(query, ExportFormat.PPROF);
-        String name = "functions" + profileName.substring("profile".length(),
-                profileName.length() - ExportFormat.PPROF.suffix().length()) + "csv";
-        return HttpResponse.ok(body.toString().getBytes(StandardCharsets.UTF_8))
-                .contentType("text/csv; charset=utf-8")
-                .header(HttpHeaders.CONTENT_DISPOSITION, "attachment; filename=\"" + name + "\"");
+        return CsvDownloads.of("functions", query, body.toString());
     }
 
     @Get(uri = "/{project}/regressions", produces = MediaType.APPLICATION_JSON)

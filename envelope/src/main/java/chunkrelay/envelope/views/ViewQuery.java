@@ -106,6 +106,15 @@ public record ViewQuery(long project, Instant from, Instant to, String profilerI
                 .withEnvironment(parameters.get("environment"));
     }
 
+    /**
+     * A query of a range alone, from its {@code from} and {@code to} parameters, for a question that takes no
+     * filters (the SDKs' ingest health); its other parameters are not read.
+     */
+    public static ViewQuery range(String project, HttpParameters parameters, java.time.Clock clock) {
+        return parse(project, parameters.get("from"), parameters.get("to"), null, null, null, null, null, null,
+                now(clock));
+    }
+
     /** Now on the relay's clock, in whole seconds: the end of a range given without one. */
     static Instant now(java.time.Clock clock) {
         return TimeBuckets.secondOf(clock.instant());

@@ -43,13 +43,7 @@ class ChunkParsedOnceTest {
                         firstSample.plusMillis(chunk), chunk), "X-Sentry-Auth", Envelopes.AUTH).status(), platform);
                 chunk++;
             }
-            relay.clock().advance(Duration.ofSeconds(31));
-            relay.bean(DerivationSchedule.class).runDue();
-            ChunkDerivations derivations = relay.bean(ChunkDerivations.class);
-            Await.until(() -> derivations.pendingCount() + " chunks still waiting", Duration.ofSeconds(30),
-                    () -> derivations.pendingCount() == 0);
-
-            PrometheusScrape metrics = PrometheusScrape.of(relay.uri());
+            PrometheusScrape metrics = afterTheirWindow(relay);
             assertEquals(chunk, metrics.value("relay_chunks_derived_total", "when", "window"), platforms.toString());
             assertTrue(metrics.value("relay_rollups_open_minutes") > 0, "the chunks' minutes are open");
             assertEquals(0, metrics.value("relay_rollups_open_left_out_total", "when", "derived"),
@@ -80,13 +74,7 @@ class ChunkParsedOnceTest {
             }
             assertTrue(chunks >= 5, chunks + " chunks in the recorded requests");
 
-            relay.clock().advance(Duration.ofSeconds(31));
-            relay.bean(DerivationSchedule.class).runDue();
-            ChunkDerivations derivations = relay.bean(ChunkDerivations.class);
-            Await.until(() -> derivations.pendingCount() + " chunks still waiting", Duration.ofSeconds(30),
-                    () -> derivations.pendingCount() == 0);
-
-            PrometheusScrape metrics = PrometheusScrape.of(relay.uri());
+            PrometheusScrape metrics = afterTheirWindow(relay);
             assertEquals(chunks, metrics.value("relay_chunks_accepted_total"), "every chunk accepted");
             assertEquals(chunks, metrics.value("relay_chunks_derived_total", "when", "window"),
                     "every chunk derived when its window ended");
@@ -96,7 +84,16 @@ class ChunkParsedOnceTest {
                     "no OTLP form parsed back to be linked");
             assertEquals(0, metrics.value("relay_otlp_reads_total", "where", "open_minute"),
                     "no derived OTLP form parsed back to be merged into its open minutes");
-
         }
+    }
+
+    /** Moves the clock past the chunks' 30 s window, derives every one, and scrapes the relay's meters. */
+    private static PrometheusScrape afterTheirWindow(RunningRelay relay) throws InterruptedException {
+        relay.clock().advance(Duration.ofSeconds(31));
+        relay.bean(DerivationSchedule.class).runDue();
+        ChunkDerivations derivations = relay.bean(ChunkDerivations.class);
+        Await.until(() -> derivations.pendingCount() + " chunks still waiting", Duration.ofSeconds(30),
+                () -> derivations.pendingCount() == 0);
+        return PrometheusScrape.of(relay.uri());
     }
 }

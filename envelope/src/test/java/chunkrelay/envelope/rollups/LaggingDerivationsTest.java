@@ -31,10 +31,7 @@ class LaggingDerivationsTest {
 
     @Test
     void aSettledMinuteAnswersChunksNotDerivedYetAndItsRollupWaitsForThem() throws Exception {
-        try (EmbeddedS3Server s3 = EmbeddedS3Server.inMemory();
-             RunningRelay relay = RunningRelay.start(s3, Map.of("test.clock", "manual", "relay.links.window", "30s",
-                     "relay.rollups.interval", "1h"))) {
-            relay.bean(BackgroundWork.class).hold();
+        try (EmbeddedS3Server s3 = EmbeddedS3Server.inMemory(); RunningRelay relay = heldRelay(s3)) {
             // a second into a minute: the chunks are of the minute before
             long now = nanos(relay.clock().instant());
             long minute = TimeBuckets.minuteOf(now);
@@ -83,10 +80,7 @@ class LaggingDerivationsTest {
 
     @Test
     void tenMinutesWaitForTheirMinuteWhoseChunksAreNotDerivedYet() throws Exception {
-        try (EmbeddedS3Server s3 = EmbeddedS3Server.inMemory();
-             RunningRelay relay = RunningRelay.start(s3, Map.of("test.clock", "manual", "relay.links.window", "30s",
-                     "relay.rollups.interval", "1h"))) {
-            relay.bean(BackgroundWork.class).hold();
+        try (EmbeddedS3Server s3 = EmbeddedS3Server.inMemory(); RunningRelay relay = heldRelay(s3)) {
             long now = nanos(relay.clock().instant());
             long ten = TimeBuckets.bucketOf(RollupTier.TEN_MINUTES, now) + RollupTier.TEN_MINUTES.bucketNanos();
             long early = ten + 7 * TimeBuckets.MINUTE_NANOS;
@@ -137,6 +131,17 @@ class LaggingDerivationsTest {
             assertEquals(FleetAnswers.walk(archived, ten, to, "", 60), atReceipt,
                     "and so was the answer before the last minute's chunks were derived");
         }
+    }
+
+    /**
+     * As shipped (30 s link window) on a clock the test moves, its background work held so that the test runs the
+     * derivations and the builder itself.
+     */
+    private static RunningRelay heldRelay(EmbeddedS3Server s3) {
+        RunningRelay relay = RunningRelay.start(s3, Map.of("test.clock", "manual", "relay.links.window", "30s",
+                "relay.rollups.interval", "1h"));
+        relay.bean(BackgroundWork.class).hold();
+        return relay;
     }
 
     private static List<String> rollupKeys(RunningRelay relay) {
