@@ -144,11 +144,7 @@ final class RelayJarSections {
         }
         Duration live = Duration.ofSeconds(Long.getLong("bench.ranges.live-seconds", 180));
         List<Path> jars = new ArrayList<>(List.of(jar));
-        for (String other : System.getProperty("bench.ranges.jars", "").split(",")) {
-            if (!other.isBlank()) {
-                jars.add(Path.of(other.trim()));
-            }
-        }
+        jars.addAll(otherJars("bench.ranges.jars"));
         out.printf("%nRanges cut on a second against the fleet's rate, the relay as shipped (shaded jar, default"
                 + " configuration, -Xmx%s): N processes of four threads each%n  ending a 10 s chunk every 10 s"
                 + " (synthetic, 400 samples); an hour of them written into the archive before the relay starts and"
@@ -301,39 +297,79 @@ final class RelayJarSections {
         out.println(DefaultConfigCost.header());
         // -Dbench.default.sdks=java: one SDK's rows only
         List<String> sdks = List.of(System.getProperty("bench.default.sdks", "java,node,python").split(","));
+        List<Path> others = otherJars("bench.default.jars");
+        int rounds = others.isEmpty() ? 1 : Integer.getInteger("bench.default.rounds", 2);
+        if (!others.isEmpty()) {
+            out.printf("  interleaved with %s, %d rounds, the order turned each round: a row per build and round,"
+                    + " the targets on this build's rows%n", others, rounds);
+        }
         for (String sdk : List.of("java-8.43.0/", "node-11.1.0-long/", "python-2.75.0/")) {
             String label = sdk.substring(0, sdk.indexOf('-'));
             if (!sdks.contains(label)) {
                 continue;
             }
-            progress("default configuration: " + label + " at full load and at a fleet's rate (about 5 minutes)");
-            Path work = Files.createTempDirectory("chunk-relay-bench-default-");
-            DefaultConfigCost.Result result;
-            try {
-                result = DefaultConfigCost.measure(jar, sdk, work);
-            } finally {
-                BenchmarkSuite.deleteTree(work);
+            for (int round = 0; round < rounds; round++) {
+                List<Path> builds = new ArrayList<>(List.of(jar));
+                builds.addAll(others);
+                if (round % 2 == 1) {
+                    java.util.Collections.reverse(builds);
+                }
+                for (Path build : builds) {
+                    String name = others.isEmpty() ? label : label + " (" + (build.equals(jar) ? "this build"
+                            : build.getFileName()) + ", round " + (round + 1) + ")";
+                    DefaultConfigCost.Result result = defaultConfiguration(build, sdk, name);
+                    if (build.equals(jar)) {
+                        defaultTargets(label, result);
+                    }
+                }
             }
-            DefaultConfigCost.lines(label, result).forEach(out::println);
-            double limit = label.equals("java") ? 2.0 : 3.0;
-            for (DefaultConfigCost.Row row : result.rows()) {
-                double ratio = row.cpuMicros() / result.floor().valuePassMicros();
-                report.target(String.format(Locale.ROOT, "%s default config, %s: <= %.1fx value pass", label,
-                        row.load(), limit), ratio <= limit, String.format(Locale.ROOT,
-                        "%.2f (read-backs per chunk %.3f)", ratio, row.readBacks()));
-            }
-            for (DefaultConfigCost.Row row : result.rows()) {
-                double ratio = row.cpuMicros() / result.floor().archivePassMicros();
-                report.target(String.format(Locale.ROOT, "%s default config, %s: <= 1.3x archive floor (issue 49)",
-                        label, row.load()), ratio <= 1.3, String.format(Locale.ROOT, "%.2f", ratio));
-            }
-            DefaultConfigCost.Row full = result.rows().get(0);
-            report.target(label + " default config at full load: no read-back", full.readBacks() == 0,
-                    String.format(Locale.ROOT, "%.3f per chunk", full.readBacks()));
         }
         out.printf("  requests: %s%n", String.join(", ", DefaultConfigCost.chunkRequests("java-8.43.0/")) + ", "
                 + String.join(", ", DefaultConfigCost.chunkRequests("node-11.1.0-long/")) + ", "
                 + String.join(", ", DefaultConfigCost.chunkRequests("python-2.75.0/")));
+    }
+
+    private DefaultConfigCost.Result defaultConfiguration(Path build, String sdk, String name) throws Exception {
+        progress("default configuration: " + name + " at full load and at a fleet's rate (about 5 minutes)");
+        Path work = Files.createTempDirectory("chunk-relay-bench-default-");
+        DefaultConfigCost.Result result;
+        try {
+            result = DefaultConfigCost.measure(build, sdk, work);
+        } finally {
+            BenchmarkSuite.deleteTree(work);
+        }
+        DefaultConfigCost.lines(name, result).forEach(out::println);
+        out.flush();
+        return result;
+    }
+
+    private void defaultTargets(String label, DefaultConfigCost.Result result) {
+        double limit = label.equals("java") ? 2.0 : 3.0;
+        for (DefaultConfigCost.Row row : result.rows()) {
+            double ratio = row.cpuMicros() / result.floor().valuePassMicros();
+            report.target(String.format(Locale.ROOT, "%s default config, %s: <= %.1fx value pass", label,
+                    row.load(), limit), ratio <= limit, String.format(Locale.ROOT,
+                    "%.2f (read-backs per chunk %.3f)", ratio, row.readBacks()));
+        }
+        for (DefaultConfigCost.Row row : result.rows()) {
+            double ratio = row.cpuMicros() / result.floor().archivePassMicros();
+            report.target(String.format(Locale.ROOT, "%s default config, %s: <= 1.3x archive floor (issue 49)",
+                    label, row.load()), ratio <= 1.3, String.format(Locale.ROOT, "%.2f", ratio));
+        }
+        DefaultConfigCost.Row full = result.rows().get(0);
+        report.target(label + " default config at full load: no read-back", full.readBacks() == 0,
+                String.format(Locale.ROOT, "%.3f per chunk", full.readBacks()));
+    }
+
+    /** Other builds of the relay named by a comma list in a system property, e.g. {@code /tmp/before.jar}. */
+    private static List<Path> otherJars(String property) {
+        List<Path> jars = new ArrayList<>();
+        for (String other : System.getProperty(property, "").split(",")) {
+            if (!other.isBlank()) {
+                jars.add(Path.of(other.trim()));
+            }
+        }
+        return jars;
     }
 
     void soak() throws Exception {

@@ -19,9 +19,10 @@ import java.util.function.Function;
  * One open minute of one project ({@link OpenMinutes}): the partial rollups of the chunks derived so far (split per
  * second, as a settled minute's detail is), and the chunks waiting in this relay for their window. A derived form is
  * merged as it comes into the part being filled, which closes after {@value #PART_CHUNKS} chunks, and whenever a
- * query reads the minute; two parts are merged into one when the newer holds as many chunks as the older, so that a
- * minute of n chunks is held in at most log2(n) + 1 rollups and each chunk is merged about log2(n) times, not once
- * per fold as a single partial remade at each fold would (a minute of a 200-process fleet is 37 parts).
+ * query reads the minute; two parts are merged into one when the newer holds as many chunks as the older (by the
+ * deriving thread, outside the lock, {@link #compact()}), so that a minute of n chunks is held in about log2(n) + 1
+ * rollups and each chunk is merged about log2(n) times, not once per fold as a single partial remade at each fold
+ * would (a minute of a 200-process fleet is 37 parts).
  */
 final class OpenMinute {
     private static final int PART_CHUNKS = 32;
@@ -74,7 +75,10 @@ final class OpenMinute {
     private final long start;
     /** A derived form's request: its object, or its compressed bytes parsed. */
     private final Function<DerivedForm, ExportProfilesServiceRequest> requestOf;
-    /** The rollups of the derived chunks, oldest first, each holding fewer chunks than the one before. */
+    /**
+     * The rollups of the derived chunks, oldest first, each holding fewer chunks than the one before once
+     * {@link #compact()} has run.
+     */
     private final List<Rollup> derivedParts = new ArrayList<>();
     /** The chunks acknowledged and not derived yet, counted from their form at receipt. */
     private final ReceivedChunks received;
@@ -188,15 +192,42 @@ final class OpenMinute {
         fillingBytes = 0;
     }
 
-    /** Adds a rollup of derived chunks, merged with the newest parts while they hold no more chunks than it. */
+    /** Adds a rollup of derived chunks, the newest part; {@link #compact()} merges it with those before. */
     private void addPart(Rollup rollup) {
-        Rollup part = rollup;
-        while (!derivedParts.isEmpty()
-                && derivedParts.get(derivedParts.size() - 1).included().size() <= part.included().size()) {
-            part = merged(derivedParts.remove(derivedParts.size() - 1), part);
+        derivedParts.add(rollup);
+        derivedBytes += rollup.profile().estimatedHeapBytes();
+    }
+
+    /**
+     * Merges the newest part with the one before while that holds no more chunks than it, outside the minute's lock:
+     * merging two parts of a fleet's minute takes a tenth of a second or more, which a query reading the minute would
+     * otherwise wait for. The parts are immutable, so a query meanwhile reads the two unmerged (the same samples);
+     * a part merged or replaced meanwhile by another thread is left as it is.
+     */
+    void compact() {
+        while (true) {
+            Rollup older;
+            Rollup newer;
+            synchronized (this) {
+                int parts = derivedParts.size();
+                if (parts < 2 || derivedParts.get(parts - 2).included().size()
+                        > derivedParts.get(parts - 1).included().size()) {
+                    return;
+                }
+                older = derivedParts.get(parts - 2);
+                newer = derivedParts.get(parts - 1);
+            }
+            Rollup merged = merged(older, newer);
+            synchronized (this) {
+                int at = derivedParts.indexOf(older);
+                if (at < 0 || at + 1 >= derivedParts.size() || derivedParts.get(at + 1) != newer) {
+                    return;
+                }
+                derivedParts.set(at, merged);
+                derivedParts.remove(at + 1);
+                derivedBytes = derivedParts.stream().mapToLong(each -> each.profile().estimatedHeapBytes()).sum();
+            }
         }
-        derivedParts.add(part);
-        derivedBytes = derivedParts.stream().mapToLong(each -> each.profile().estimatedHeapBytes()).sum();
     }
 
     private Rollup merged(Rollup older, Rollup newer) {

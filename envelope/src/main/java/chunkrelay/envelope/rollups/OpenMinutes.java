@@ -147,6 +147,7 @@ public class OpenMinutes {
                 minute.derived(new OpenMinute.DerivedForm(name, form, compressedOtlp, asReceived,
                         metadata.get(ChunkMetadata.PLATFORM), metadata.get(ChunkMetadata.RELEASE),
                         metadata.get(ChunkMetadata.ENVIRONMENT)));
+                minute.compact();
             } else {
                 // left out of the partial: no longer named as waiting, so a query reads it whole
                 minute.released(name);
@@ -160,7 +161,10 @@ public class OpenMinutes {
 
     /** A chunk stops waiting without this relay deriving it (another replica did, or it failed). */
     public void released(ArchiveKey key, long firstSampleNanos, long lastSampleNanos) {
-        forEachOpen(key, firstSampleNanos, lastSampleNanos, Create.NEVER, (minute, name) -> minute.released(name));
+        forEachOpen(key, firstSampleNanos, lastSampleNanos, Create.NEVER, (minute, name) -> {
+            minute.released(name);
+            minute.compact();
+        });
     }
 
     /**
@@ -177,8 +181,10 @@ public class OpenMinutes {
         if (open != null) {
             add(open.fold().partial(), rollups, included, covered);
         }
+        // the budget only when another replica's part is to be decoded: summing it takes every open minute's lock,
+        // which a range of an hour of minutes with no partial (a fleet's first hour) would take for each of them
         List<OpenMinute.Partial> others = shared.others(new OpenMinute.Key(project, minute),
-                Math.max(0, maxBytes - heapBytes() - shared.decodedBytes()));
+                () -> Math.max(0, maxBytes - heapBytes() - shared.decodedBytes()));
         others.forEach(part -> add(part, rollups, included, covered));
         return open == null && others.isEmpty() ? Optional.empty() : Optional.of(new Snapshot(rollups, covered));
     }

@@ -22,6 +22,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
 
 /**
  * The partials of the open minutes shared between replicas through the bucket ({@link RollupObjects.OpenPart}): each
@@ -118,9 +119,9 @@ final class SharedOpenMinutes {
 
     /**
      * The other replicas' newest parts of a minute: one listing, and a read of each part not decoded before;
-     * {@code cacheBudget} bytes may be kept decoded beyond this query.
+     * {@code cacheBudget} says how many bytes may be kept decoded beyond this query, asked only when a part is read.
      */
-    List<OpenMinute.Partial> others(OpenMinute.Key minute, long cacheBudget) {
+    List<OpenMinute.Partial> others(OpenMinute.Key minute, LongSupplier cacheBudget) {
         List<OpenMinute.Partial> parts = new ArrayList<>();
         for (RollupObjects.OpenPart part : objects.openParts(minute.project(), minute.minute()).values()) {
             if (part.replica().equals(replica)) {
@@ -138,7 +139,7 @@ final class SharedOpenMinutes {
             if (read.isPresent()) {
                 parts.add(read.get());
                 long bytes = read.get().heapBytes();
-                if (bytes <= cacheBudget) {
+                if (bytes <= cacheBudget.getAsLong()) {
                     decoded.put(key, new Decoded(part, read.get(), bytes));
                 } else {
                     decoded.remove(key);

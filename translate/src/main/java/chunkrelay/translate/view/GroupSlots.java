@@ -46,7 +46,7 @@ final class GroupSlots {
     /** Indexes a new group under its key, which {@link #find} must not know. */
     void put(int group, int stack, int thread, int link, int periodType, long period) {
         if (2 * (size + 1) > slots.length) {
-            grow();
+            resize(slots.length * 2);
         }
         int hash = hash(stack, thread, link, periodType, period);
         insert((long) hash << 32 | (group + 1L));
@@ -62,9 +62,20 @@ final class GroupSlots {
         slots[slot] = entry;
     }
 
-    private void grow() {
+    /** Makes room for {@code groups} keys at least, the slots at most half full. */
+    void expect(int groups) {
+        int length = slots.length;
+        while (length < 2L * groups && length < 1 << 30) {
+            length *= 2;
+        }
+        if (length > slots.length) {
+            resize(length);
+        }
+    }
+
+    private void resize(int length) {
         long[] old = slots;
-        slots = new long[old.length * 2];
+        slots = new long[length];
         for (long entry : old) {
             if (entry != 0) {
                 insert(entry);

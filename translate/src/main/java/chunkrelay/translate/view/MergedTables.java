@@ -105,6 +105,11 @@ final class MergedTables {
     }
 
     /** The index of a sample group, to add samples to ({@link #addSamples}); made empty when new. */
+    /** Makes room for {@code groups} sample groups at least, so that they are not indexed again as the table grows. */
+    void expectGroups(int expected) {
+        groups.expect(expected);
+    }
+
     int group(int stack, int thread, int link, String periodType, long period) {
         return groups.group(stack, thread, link, periodType, period);
     }

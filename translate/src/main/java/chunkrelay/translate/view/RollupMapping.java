@@ -45,12 +45,18 @@ final class RollupMapping {
     }
 
     void add() {
+        if (filter.keepsWholeRange()) {
+            // a rollup's groups are mostly those of the rollups merged with it: room for them all at once
+            tables.expectGroups(part.samples.size());
+        }
         addChunkCounts();
         SampleSteps steps = part.steps;
+        int firstStep = steps == null ? 0 : firstStepFrom(fromNanos);
+        int endStep = steps == null ? 0 : firstStepFrom(toNanos);
         for (int g = 0; g < part.samples.size(); g++) {
             MergedProfile.SampleGroup group = part.samples.get(g);
-            int from = steps == null ? 0 : firstInWindow(steps, g);
-            int to = steps == null ? 0 : endOfWindow(steps, g, from);
+            int from = steps == null ? 0 : firstEntryFrom(steps, g, steps.from(g), firstStep);
+            int to = steps == null ? 0 : firstEntryFrom(steps, g, from, endStep);
             boolean inWindow = steps == null ? group.firstNanos() >= fromNanos && group.firstNanos() < toNanos
                     : from < to;
             if (!inWindow) {
@@ -85,19 +91,27 @@ final class RollupMapping {
         }
     }
 
-    /** A group's first entry whose step starts within the window (its entries are sorted by step). */
-    private int firstInWindow(SampleSteps steps, int group) {
-        int entry = steps.from(group);
-        while (entry < steps.to(group) && SampleSteps.stepStart(part.grid, steps.step(entry)) < fromNanos) {
-            entry++;
+    /** The first step of the part's grid that starts at or after {@code nanos}. */
+    private int firstStepFrom(long nanos) {
+        TimeGrid ticks = part.grid;
+        if (nanos <= ticks.originNanos()) {
+            return 0;
         }
-        return entry;
+        long offset = nanos - ticks.originNanos();
+        long step = offset / ticks.stepNanos() + (offset % ticks.stepNanos() == 0 ? 0 : 1);
+        return (int) Math.min(Integer.MAX_VALUE, step);
     }
 
-    /** The entry after a group's last whose step starts within the window. */
-    private int endOfWindow(SampleSteps steps, int group, int from) {
-        int entry = from;
-        while (entry < steps.to(group) && SampleSteps.stepStart(part.grid, steps.step(entry)) < toNanos) {
+    /**
+     * A group's first entry from {@code entry} on whose step is {@code step} or later (its entries are sorted by
+     * step); the entry after its last when there is none. A whole rollup's window costs two reads per group.
+     */
+    private static int firstEntryFrom(SampleSteps steps, int group, int entry, int step) {
+        int end = steps.to(group);
+        if (entry == end || steps.step(end - 1) < step) {
+            return end;
+        }
+        while (steps.step(entry) < step) {
             entry++;
         }
         return entry;

@@ -15,6 +15,7 @@ import java.util.Objects;
  */
 final class SampleGroupTable {
     private static final int INITIAL = 16;
+    private static final int KEY = 6;
 
     /** The grid the groups are split on, or null when they are not split. */
     private final TimeGrid grid;
@@ -24,11 +25,11 @@ final class SampleGroupTable {
     private int groups;
     /** The group the last lookup gave, whose next is tried first. */
     private int lastFound = -1;
-    private int[] stacks = new int[INITIAL];
-    private int[] threads = new int[INITIAL];
-    private int[] links = new int[INITIAL];
-    private int[] periodTypes = new int[INITIAL];
-    private long[] periods = new long[INITIAL];
+    /**
+     * Each group's key, its fields side by side ({@link #KEY} ints per group: stack, thread, link, sample type and
+     * the period's two halves), so that matching a key probed at random reads one cache line, not one per field.
+     */
+    private int[] keys = new int[INITIAL * KEY];
     private long[] counts = new long[INITIAL];
     private long[] firsts = new long[INITIAL];
     private long[] lasts = new long[INITIAL];
@@ -59,6 +60,14 @@ final class SampleGroupTable {
         }
     }
 
+    /** Makes room for {@code expected} groups at least. */
+    void expect(int expected) {
+        if (expected > counts.length) {
+            resize(expected);
+        }
+        index.expect(expected);
+    }
+
     /** The index of a group, made (empty) when it is new. */
     int group(int stack, int thread, int link, String periodType, long period) {
         int type = periodTypeNumber(periodType);
@@ -75,27 +84,17 @@ final class SampleGroupTable {
             lastFound = known;
             return known;
         }
-        if (groups == stacks.length) {
-            int capacity = grown(groups);
-            stacks = Arrays.copyOf(stacks, capacity);
-            threads = Arrays.copyOf(threads, capacity);
-            links = Arrays.copyOf(links, capacity);
-            periodTypes = Arrays.copyOf(periodTypes, capacity);
-            periods = Arrays.copyOf(periods, capacity);
-            counts = Arrays.copyOf(counts, capacity);
-            firsts = Arrays.copyOf(firsts, capacity);
-            lasts = Arrays.copyOf(lasts, capacity);
-            if (grid != null) {
-                heads = Arrays.copyOf(heads, capacity);
-                tails = Arrays.copyOf(tails, capacity);
-            }
+        if (groups == counts.length) {
+            resize(grown(groups));
         }
         int group = groups++;
-        stacks[group] = stack;
-        threads[group] = thread;
-        links[group] = link;
-        periodTypes[group] = type;
-        periods[group] = period;
+        int key = group * KEY;
+        keys[key] = stack;
+        keys[key + 1] = thread;
+        keys[key + 2] = link;
+        keys[key + 3] = type;
+        keys[key + 4] = (int) period;
+        keys[key + 5] = (int) (period >>> 32);
         firsts[group] = Long.MAX_VALUE;
         lasts[group] = Long.MIN_VALUE;
         if (grid != null) {
@@ -105,6 +104,17 @@ final class SampleGroupTable {
         index.put(group, stack, thread, link, type, period);
         lastFound = group;
         return group;
+    }
+
+    private void resize(int capacity) {
+        keys = Arrays.copyOf(keys, capacity * KEY);
+        counts = Arrays.copyOf(counts, capacity);
+        firsts = Arrays.copyOf(firsts, capacity);
+        lasts = Arrays.copyOf(lasts, capacity);
+        if (grid != null) {
+            heads = Arrays.copyOf(heads, capacity);
+            tails = Arrays.copyOf(tails, capacity);
+        }
     }
 
     private int periodTypeNumber(String periodType) {
@@ -118,12 +128,15 @@ final class SampleGroupTable {
     }
 
     private boolean matches(int group, int stack, int thread, int link, int periodType, long period) {
-        return stacks[group] == stack && threads[group] == thread && links[group] == link
-                && periodTypes[group] == periodType && periods[group] == period;
+        int key = group * KEY;
+        return keys[key] == stack && keys[key + 1] == thread && keys[key + 2] == link
+                && keys[key + 3] == periodType && keys[key + 4] == (int) period
+                && keys[key + 5] == (int) (period >>> 32);
     }
 
     long period(int group) {
-        return periods[group];
+        int key = group * KEY;
+        return (keys[key + 4] & 0xFFFFFFFFL) | (long) keys[key + 5] << 32;
     }
 
     /**
@@ -212,8 +225,9 @@ final class SampleGroupTable {
      */
     void addTo(MergedProfile profile) {
         for (int group = 0; group < groups; group++) {
-            profile.samples.add(new MergedProfile.SampleGroup(stacks[group], threads[group], links[group],
-                    periodTypeNames.get(periodTypes[group]), periods[group], counts[group], firsts[group],
+            int key = group * KEY;
+            profile.samples.add(new MergedProfile.SampleGroup(keys[key], keys[key + 1], keys[key + 2],
+                    periodTypeNames.get(keys[key + 3]), period(group), counts[group], firsts[group],
                     lasts[group]));
         }
         if (grid == null) {

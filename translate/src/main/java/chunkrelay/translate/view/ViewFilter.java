@@ -50,6 +50,12 @@ public record ViewFilter(long fromNanos, long toNanos, String profilerId, String
         return new ViewFilter(from, to, profilerId, threadId, traceId, spanId, platform, release, environment);
     }
 
+    /** Whether the filter keeps every sample of its range: no profiler, thread, link or chunk attribute asked for. */
+    public boolean keepsWholeRange() {
+        return profilerId == null && threadId == null && !byLink() && platform == null && release == null
+                && environment == null;
+    }
+
     /** Whether the filter asks for linked samples only. */
     public boolean byLink() {
         return traceId != null || spanId != null;
