@@ -1,6 +1,7 @@
 package chunkrelay.envelope.cli;
 
 import chunkrelay.envelope.errors.RelayError;
+import chunkrelay.envelope.health.HealthQuestions;
 import chunkrelay.envelope.views.ExportFormat;
 import chunkrelay.envelope.views.FunctionExport;
 import chunkrelay.envelope.views.FunctionQuestions;
@@ -34,7 +35,8 @@ import java.util.Locale;
  * relay's configured archive and without a server; {@code --format traces} and {@code --format diff --baseline …
  * --comparison …} write the API's {@code traces} and {@code diff} JSON, {@code --format functions} (or
  * {@code functions-csv}, with {@code --sort} and {@code --search}) the whole top-functions table and
- * {@code --format regressions --baseline … --comparison …} the regressions. Exit code 0 when the file is written, 1 when
+ * {@code --format regressions --baseline … --comparison …} the regressions, {@code --format health} each SDK's ingest
+ * health over the range as the API's JSON. Exit code 0 when the file is written, 1 when
  * the archive cannot be read, 2 for a usage or configuration error.
  */
 @Command(name = ExportCli.COMMAND,
@@ -45,6 +47,8 @@ import java.util.Locale;
                 "2:usage or configuration error"})
 public final class ExportCli extends ContextCommand {
     static final String COMMAND = "export";
+    /** The health answer's format: the query API's JSON, for the range only. */
+    static final String HEALTH = "health";
 
     @Option(names = "--project", required = true, paramLabel = "<id>", description = "the numeric project id")
     private String project;
@@ -56,8 +60,8 @@ public final class ExportCli extends ContextCommand {
     @Option(names = "--format", paramLabel = "<format>", defaultValue = "pprof", converter = Format.class,
             description = "pprof, speedscope, collapsed or otlp (a profile); traces (the traces with linked samples),"
                     + " diff (the differential profile of --baseline and --comparison), functions (every function's"
-                    + " self and total samples) or regressions (of --baseline and --comparison), as the query API's"
-                    + " JSON; functions-csv, the functions as CSV (default: ${DEFAULT-VALUE})")
+                    + " self and total samples), regressions (of --baseline and --comparison) or health (each SDK's"
+                    + " ingest health in the range), as the query API's JSON; functions-csv, the functions as CSV (default: ${DEFAULT-VALUE})")
     private String format;
     @Option(names = "--out", required = true, paramLabel = "<file>", description = "the file to write")
     private Path file;
@@ -100,7 +104,10 @@ public final class ExportCli extends ContextCommand {
         ProfileViews views = context.getBean(ProfileViews.class);
         try {
             try (OutputStream stream = Files.newOutputStream(file)) {
-                if (FunctionExport.handles(format)) {
+                if (format.equals(HEALTH)) {
+                    context.getBean(ObjectMapper.class).writeValue(stream, context.getBean(HealthQuestions.class)
+                            .answer(query.project(), query.from(), query.to()));
+                } else if (FunctionExport.handles(format)) {
                     FunctionExport.write(format, query, sort, search, baseline, comparison,
                             context.getBean(FunctionQuestions.class), context.getBean(ObjectMapper.class), stream);
                 } else if (QuestionExport.handles(format)) {
@@ -136,14 +143,14 @@ public final class ExportCli extends ContextCommand {
         @Override
         public String convert(String value) {
             String name = value.toLowerCase(Locale.ROOT);
-            if (QuestionExport.handles(name) || FunctionExport.handles(name)) {
+            if (QuestionExport.handles(name) || FunctionExport.handles(name) || name.equals(HEALTH)) {
                 return name;
             }
             try {
                 return ExportFormat.of(name).name().toLowerCase(Locale.ROOT);
             } catch (IllegalArgumentException e) {
                 throw new TypeConversionException("format must be pprof, speedscope, collapsed, otlp, traces, diff,"
-                        + " functions, functions-csv or regressions, got '" + value + "'");
+                        + " functions, functions-csv, regressions or health, got '" + value + "'");
             }
         }
     }

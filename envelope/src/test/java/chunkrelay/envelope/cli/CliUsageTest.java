@@ -98,7 +98,7 @@ class CliUsageTest {
         Outcome format = run(ExportCli::run, "--project", "1", "--out", "p", "--format", "svg");
         assertEquals(2, format.code());
         assertEquals("export: Invalid value for option '--format': format must be pprof, speedscope, collapsed,"
-                + " otlp, traces, diff, functions, functions-csv or regressions, got 'svg'",
+                + " otlp, traces, diff, functions, functions-csv, regressions or health, got 'svg'",
                 format.err().lines().findFirst().orElseThrow());
         Outcome time = run(ExportCli::run, "--project", "1", "--out", "p", "--from", "yesterday");
         assertEquals(2, time.code());

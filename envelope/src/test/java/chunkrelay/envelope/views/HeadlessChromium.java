@@ -30,7 +30,7 @@ import java.util.stream.Stream;
  * newer Node than this machine has): navigate, evaluate, move the mouse, take a screenshot, and collect what the page
  * logs as an error. Started with the flags that keep it off the network and a fresh profile directory.
  */
-final class HeadlessChromium implements AutoCloseable {
+public final class HeadlessChromium implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Path BINARY = Path.of("/usr/bin/chromium");
 
@@ -47,7 +47,7 @@ final class HeadlessChromium implements AutoCloseable {
         this.socket = socket;
     }
 
-    static HeadlessChromium start(int width, int height) throws Exception {
+    public static HeadlessChromium start(int width, int height) throws Exception {
         if (!Files.isExecutable(BINARY)) {
             throw new AssertionError(BINARY + " is missing: .ci/run installs Debian's chromium");
         }
@@ -88,7 +88,7 @@ final class HeadlessChromium implements AutoCloseable {
         return chromium;
     }
 
-    JsonNode call(String method, ObjectNode params) throws Exception {
+    public JsonNode call(String method, ObjectNode params) throws Exception {
         int id = ids.incrementAndGet();
         CompletableFuture<JsonNode> answer = new CompletableFuture<>();
         pending.put(id, answer);
@@ -102,12 +102,12 @@ final class HeadlessChromium implements AutoCloseable {
         return result.path("result");
     }
 
-    void navigate(URI url) throws Exception {
+    public void navigate(URI url) throws Exception {
         call("Page.navigate", JSON.createObjectNode().put("url", url.toString()));
     }
 
     /** The value of a JavaScript expression, awaited if it is a promise. */
-    JsonNode evaluate(String expression) throws Exception {
+    public JsonNode evaluate(String expression) throws Exception {
         JsonNode result = call("Runtime.evaluate", JSON.createObjectNode().put("expression", expression)
                 .put("returnByValue", true).put("awaitPromise", true));
         if (result.has("exceptionDetails")) {
@@ -116,7 +116,7 @@ final class HeadlessChromium implements AutoCloseable {
         return result.path("result").path("value");
     }
 
-    void awaitTrue(String expression, Duration timeout) throws InterruptedException {
+    public void awaitTrue(String expression, Duration timeout) throws InterruptedException {
         Await.until(expression, timeout, () -> {
             try {
                 return evaluate(expression).asBoolean(false);
@@ -129,18 +129,18 @@ final class HeadlessChromium implements AutoCloseable {
         });
     }
 
-    void mouseMove(double x, double y) throws Exception {
+    public void mouseMove(double x, double y) throws Exception {
         call("Input.dispatchMouseEvent", JSON.createObjectNode().put("type", "mouseMoved").put("x", x).put("y", y));
     }
 
     /** A left click at a point of the viewport. */
-    void click(double x, double y) throws Exception {
+    public void click(double x, double y) throws Exception {
         mouse("mousePressed", x, y);
         mouse("mouseReleased", x, y);
     }
 
     /** A left-button drag from one point to another, in a few moves. */
-    void drag(double fromX, double fromY, double toX, double toY) throws Exception {
+    public void drag(double fromX, double fromY, double toX, double toY) throws Exception {
         mouse("mousePressed", fromX, fromY);
         for (int step = 1; step <= 4; step++) {
             call("Input.dispatchMouseEvent", JSON.createObjectNode().put("type", "mouseMoved").put("button", "left")
@@ -154,13 +154,24 @@ final class HeadlessChromium implements AutoCloseable {
                 .put("button", "left").put("clickCount", 1));
     }
 
-    byte[] screenshot() throws Exception {
+    public byte[] screenshot() throws Exception {
         return java.util.Base64.getDecoder().decode(call("Page.captureScreenshot",
                 JSON.createObjectNode().put("format", "png")).path("data").asText());
     }
 
+    /** A picture of the first element {@code selector} matches, whole even where it lies beyond the viewport. */
+    public byte[] screenshotOf(String selector) throws Exception {
+        JsonNode box = evaluate("(() => { const r = document.querySelector('" + selector + "').getBoundingClientRect();"
+                + " return {x: r.left + window.scrollX, y: r.top + window.scrollY, width: r.width, height: r.height}; })()");
+        ObjectNode clip = JSON.createObjectNode().put("x", box.path("x").asDouble()).put("y", box.path("y").asDouble())
+                .put("width", box.path("width").asDouble()).put("height", box.path("height").asDouble()).put("scale", 1);
+        ObjectNode params = JSON.createObjectNode().put("format", "png").put("captureBeyondViewport", true);
+        params.set("clip", clip);
+        return java.util.Base64.getDecoder().decode(call("Page.captureScreenshot", params).path("data").asText());
+    }
+
     /** What the page reported as an error: console errors, uncaught exceptions, failed loads. */
-    synchronized List<String> errors() {
+    public synchronized List<String> errors() {
         return List.copyOf(errors);
     }
 
