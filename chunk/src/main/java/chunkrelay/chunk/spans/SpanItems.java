@@ -51,11 +51,18 @@ public final class SpanItems {
      *
      * @param spans   in document order; a transaction's root span first
      * @param skipped spans (or whole documents) left out
+     * @param sdk     who sent a transaction: its {@code sdk.name}, {@code sdk.version} and {@code platform}, each
+     *                null when not sent (and all null for span items, which do not say)
      */
-    public record Batch(List<SpanRecord> spans, int skipped) {
+    public record Batch(List<SpanRecord> spans, int skipped, Sender sdk) {
         static Batch unreadable() {
-            return new Batch(List.of(), 1);
+            return new Batch(List.of(), 1, Sender.UNSAID);
         }
+    }
+
+    /** The SDK name, version and platform an item names, each null when it does not. */
+    public record Sender(String name, String version, String platform) {
+        public static final Sender UNSAID = new Sender(null, null, null);
     }
 
     /** Whether an item of this type can carry spans. */
@@ -95,7 +102,13 @@ public final class SpanItems {
         } else {
             reader.v1Span(document);
         }
-        return new Batch(List.copyOf(reader.spans), reader.skipped);
+        Sender sender = "transaction".equals(itemType) ? new Sender(text(document.path("sdk").path("name")),
+                text(document.path("sdk").path("version")), text(document.path("platform"))) : Sender.UNSAID;
+        return new Batch(List.copyOf(reader.spans), reader.skipped, sender);
+    }
+
+    private static String text(JsonNode node) {
+        return node.isTextual() ? node.asText() : null;
     }
 
     private static final class Reader {

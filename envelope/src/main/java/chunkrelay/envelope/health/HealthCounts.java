@@ -2,6 +2,8 @@ package chunkrelay.envelope.health;
 
 import chunkrelay.chunk.SampleCounts;
 import chunkrelay.chunk.SampleDropRule;
+import chunkrelay.chunk.spans.SpanItems;
+import chunkrelay.envelope.links.SessionNames;
 import chunkrelay.envelope.schedule.BackgroundWork;
 import chunkrelay.envelope.schedule.ClockedSchedule;
 import chunkrelay.storage.ArchiveUnavailableException;
@@ -30,11 +32,13 @@ import java.util.concurrent.ConcurrentHashMap;
  * stop and before each health answer of this replica, the hours that changed are written under a new sequence and
  * the older part removed. An hour is held until it ended {@link #HELD_AFTER_HOUR} ago and is
  * written; a chunk of an hour no longer held (a worker slower than that) continues the replica's part read back from
- * the bucket. Memory: at most {@code max-projects} project-hours, each with at most {@code max-sdks} SDKs and
- * {@code max-sessions} profiler ids. Thread-safe.
+ * the bucket. The profiler ids transactions name come from the span intake ({@link SessionNames}), counted by the
+ * minute the envelope was received like the chunks. Memory: at most {@code max-projects} project-hours, each with at
+ * most {@code max-sdks} SDKs, {@code max-sessions} profiler ids that sent chunks and as many named by transactions.
+ * Thread-safe.
  */
 @Singleton
-public class HealthCounts {
+public class HealthCounts implements SessionNames {
     private static final Logger LOG = LoggerFactory.getLogger(HealthCounts.class);
     /** How long after its end an hour stays in memory: past the longest a worker holds a chunk it received. */
     static final Duration HELD_AFTER_HOUR = Duration.ofMinutes(10);
@@ -96,6 +100,16 @@ public class HealthCounts {
         count(project, receivedAt, sdk,
                 (counts, key, minute) -> counts.add(key, minute, HourCounts.REJECTED + reason, 1));
         meters.rejected(sdk, reason);
+    }
+
+    /** Transactions naming profiler ids, under the SDK the transaction (else the envelope) names. */
+    @Override
+    public void named(long project, Instant receivedAt, SpanItems.Sender sender, Map<String, Integer> transactions) {
+        SdkKey sdk = new SdkKey(sender.name(), sender.version(), sender.platform());
+        count(project, receivedAt, sdk, (counts, key, minute) -> transactions.forEach((profilerId, named) -> {
+            counts.add(key, minute, HourCounts.TRANSACTIONS, named);
+            counts.named(key, minute, profilerId, named, config.maxSessions());
+        }));
     }
 
     private interface Count {

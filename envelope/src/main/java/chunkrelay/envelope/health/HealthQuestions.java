@@ -1,15 +1,18 @@
 package chunkrelay.envelope.health;
 
+import chunkrelay.envelope.links.LinksConfig;
 import chunkrelay.storage.HealthObjects;
 import chunkrelay.storage.ProjectIds;
 import chunkrelay.storage.TimeBuckets;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import jakarta.inject.Singleton;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -21,19 +24,36 @@ import java.util.TreeMap;
  * The health of a project's SDKs over a range: this replica's counts written first, then every replica's newest
  * part of every hour the range touches read from the bucket and summed, minute by minute. A chunk counts in the minute
  * the relay received it; a range takes every minute whose start lies in {@code [minute of from, to)}, so a range
- * counts whole minutes. One listing per day of the range and one read per replica and hour.
+ * counts whole minutes. A profiler id named by the range's transactions is silent when no replica counted a chunk of
+ * it in the range widened by {@link #silenceMargin} on both sides (any SDK's: a session's chunks and transactions may
+ * name their SDK apart). One listing per day of the widened range and one read per replica and hour.
  */
 @Singleton
 public class HealthQuestions {
     /** Distinct profiler ids one answer keeps per SDK; past it, {@code sessions} is a lower bound. */
     static final int MAX_SESSIONS_PER_ANSWER = 100_000;
+    /** Past the link window, how much later (or earlier) a session's chunk may arrive than its transaction. */
+    static final Duration MARGIN = Duration.ofMinutes(1);
+    /** Profiler ids that sent chunks one answer keeps, all SDKs together; past it, silent sessions are capped. */
+    static final int MAX_CHUNK_IDS_PER_ANSWER = 1_000_000;
 
     private final HealthObjects objects;
     private final HealthCounts counts;
+    private final Duration silenceMargin;
 
-    public HealthQuestions(HealthObjects objects, HealthCounts counts) {
+    public HealthQuestions(HealthObjects objects, HealthCounts counts, LinksConfig links) {
         this.objects = objects;
         this.counts = counts;
+        this.silenceMargin = silenceMargin(links);
+    }
+
+    /**
+     * How far from a transaction a chunk of its session still counts: the link window (a chunk waits that long for
+     * its spans, so an SDK sends within it) plus {@link #MARGIN} for the SDK's own buffering (Python and Node send a
+     * chunk every 60 s).
+     */
+    static Duration silenceMargin(LinksConfig links) {
+        return (links.deferred() ? links.window() : Duration.ZERO).plus(MARGIN);
     }
 
     /** The answer: the range asked and one row per SDK, in order of SDK name, version and platform. */
@@ -48,17 +68,23 @@ public class HealthQuestions {
         String projectId = ProjectIds.format(project);
         Map<SdkKey, Tally> tallies = new TreeMap<>(Comparator.comparing(SdkKey::sdk).thenComparing(SdkKey::version)
                 .thenComparing(SdkKey::platform));
-        LocalDate last = TimeBuckets.dayOf(end - 1);
-        for (LocalDate day = TimeBuckets.dayOf(first); !day.isAfter(last); day = day.plusDays(1)) {
+        long margin = silenceMargin.toNanos();
+        ChunkIds withChunks = new ChunkIds();
+        LocalDate last = TimeBuckets.dayOf(end + margin - 1);
+        for (LocalDate day = TimeBuckets.dayOf(first - margin); !day.isAfter(last); day = day.plusDays(1)) {
             for (HealthObjects.Part part : objects.newestParts(projectId, day)) {
                 long minutes = minutesIn(part.hourNanos(), first, end);
-                if (minutes != 0) {
-                    read(part).ifPresent(hour -> add(hour, minutes, tallies));
+                long widened = minutesIn(part.hourNanos(), first - margin, end + margin);
+                if (widened != 0) {
+                    read(part).ifPresent(hour -> {
+                        add(hour, minutes, tallies);
+                        withChunks.add(hour, widened);
+                    });
                 }
             }
         }
         List<SdkHealth> rows = new ArrayList<>();
-        tallies.forEach((sdk, tally) -> rows.add(tally.row(sdk)));
+        tallies.forEach((sdk, tally) -> rows.add(tally.row(sdk, withChunks)));
         return new Answer(project, from.toString(), to.toString(), rows);
     }
 
@@ -101,8 +127,36 @@ public class HealthQuestions {
                     tally.session(session.getKey());
                 }
             }
+            for (Map.Entry<String, Map<Integer, Long>> named : hour.named(sdk).entrySet()) {
+                for (Map.Entry<Integer, Long> minute : named.getValue().entrySet()) {
+                    if ((minutes & 1L << minute.getKey()) != 0) {
+                        tally = tally != null ? tally : tallies.computeIfAbsent(sdk, s -> new Tally());
+                        tally.named(named.getKey(), minute.getValue());
+                    }
+                }
+            }
             if (tally != null) {
                 tally.sessionsCapped |= hour.sessionsCapped(sdk);
+            }
+        }
+    }
+
+    /** The profiler ids any SDK sent chunks of in the widened range, bounded. */
+    private static final class ChunkIds {
+        private final Set<String> ids = new HashSet<>();
+        private boolean capped;
+
+        void add(HourCounts hour, long minutes) {
+            for (SdkKey sdk : hour.sdks()) {
+                for (Map.Entry<String, Long> session : hour.sessions(sdk).entrySet()) {
+                    if ((minutes & session.getValue()) != 0) {
+                        if (ids.size() < MAX_CHUNK_IDS_PER_ANSWER || ids.contains(session.getKey())) {
+                            ids.add(session.getKey());
+                        } else {
+                            capped = true;
+                        }
+                    }
+                }
             }
         }
     }
@@ -114,6 +168,8 @@ public class HealthQuestions {
         private final Map<String, Long> rejected = new TreeMap<>();
         private final Map<String, Long> dropped = new TreeMap<>();
         private final Set<String> sessions = new HashSet<>();
+        private long transactions;
+        private final Map<String, Long> named = new HashMap<>();
         private boolean sessionsCapped;
 
         void add(String counter, long amount) {
@@ -121,6 +177,8 @@ public class HealthQuestions {
                 chunks += amount;
             } else if (counter.equals(HourCounts.SAMPLES)) {
                 samples += amount;
+            } else if (counter.equals(HourCounts.TRANSACTIONS)) {
+                transactions += amount;
             } else if (counter.startsWith(HourCounts.REJECTED)) {
                 rejected.merge(counter.substring(HourCounts.REJECTED.length()), amount, Long::sum);
             } else if (counter.startsWith(HourCounts.DROPPED)) {
@@ -136,9 +194,26 @@ public class HealthQuestions {
             }
         }
 
-        SdkHealth row(SdkKey sdk) {
+        void named(String profilerId, long transactions) {
+            if (named.size() < MAX_SESSIONS_PER_ANSWER || named.containsKey(profilerId)) {
+                named.merge(profilerId, transactions, Long::sum);
+            } else {
+                sessionsCapped = true;
+            }
+        }
+
+        SdkHealth row(SdkKey sdk, ChunkIds withChunks) {
+            long silent = 0;
+            long transactionsSilent = 0;
+            for (Map.Entry<String, Long> id : named.entrySet()) {
+                if (!withChunks.ids.contains(id.getKey())) {
+                    silent++;
+                    transactionsSilent += id.getValue();
+                }
+            }
             return new SdkHealth(sdk.sdk(), sdk.version(), sdk.platform(), chunks, rejected, samples, dropped,
-                    sessions.size(), sessionsCapped);
+                    sessions.size(), sessionsCapped || withChunks.capped && silent > 0, transactions, silent,
+                    transactionsSilent);
         }
     }
 }

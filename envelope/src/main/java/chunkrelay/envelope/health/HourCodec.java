@@ -12,10 +12,13 @@ import java.util.Optional;
 /**
  * A replica's counts of an hour as stored: a format number, then per SDK its name, version, platform, whether its
  * sessions were capped, its minutes (minute of the hour, then its counters by name) and its profiler ids with their
- * masks of minutes. Counters go by name, so that a reader of another version sums those it knows.
+ * masks of minutes, then (from format 2) the profiler ids its transactions named, each with its minutes and their
+ * transactions. Counters go by name, so that a reader of another version sums those it knows; a part of format 1
+ * names no ids.
  */
 final class HourCodec {
-    private static final int FORMAT = 1;
+    private static final int FORMAT = 2;
+    private static final int NO_NAMED_IDS = 1;
 
     private HourCodec() {
     }
@@ -47,6 +50,16 @@ final class HourCodec {
                     out.writeUTF(session.getKey());
                     out.writeLong(session.getValue());
                 }
+                Map<String, Map<Integer, Long>> named = counts.named(sdk);
+                out.writeInt(named.size());
+                for (Map.Entry<String, Map<Integer, Long>> id : named.entrySet()) {
+                    out.writeUTF(id.getKey());
+                    out.writeInt(id.getValue().size());
+                    for (Map.Entry<Integer, Long> minute : id.getValue().entrySet()) {
+                        out.writeByte(minute.getKey());
+                        out.writeLong(minute.getValue());
+                    }
+                }
             }
             out.flush();
             return bytes.toByteArray();
@@ -59,7 +72,8 @@ final class HourCodec {
     static Optional<HourCounts> decode(byte[] bytes) {
         try {
             DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes));
-            if (in.readInt() != FORMAT) {
+            int format = in.readInt();
+            if (format != FORMAT && format != NO_NAMED_IDS) {
                 return Optional.empty();
             }
             HourCounts counts = new HourCounts();
@@ -80,6 +94,14 @@ final class HourCodec {
                 int sessions = in.readInt();
                 for (int i = 0; i < sessions; i++) {
                     counts.mergeSession(sdk, in.readUTF(), in.readLong());
+                }
+                int named = format == NO_NAMED_IDS ? 0 : in.readInt();
+                for (int i = 0; i < named; i++) {
+                    String profilerId = in.readUTF();
+                    int namedMinutes = in.readInt();
+                    for (int m = 0; m < namedMinutes; m++) {
+                        counts.named(sdk, in.readByte(), profilerId, in.readLong(), Integer.MAX_VALUE);
+                    }
                 }
             }
             if (in.read() != -1) {

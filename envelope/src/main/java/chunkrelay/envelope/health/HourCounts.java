@@ -10,11 +10,15 @@ import java.util.TreeMap;
  * One replica's health counts of one project and hour, per SDK: named counters per minute of the hour
  * ({@link #CHUNKS}, {@link #SAMPLES}, {@code rejected:}reason, {@code dropped:}rule), and the profiler ids that sent
  * chunks with the minutes they sent them in (bit {@code m} of the mask: minute {@code m} of the hour), so that a
- * range counts distinct sessions. Not thread-safe: its owner locks it.
+ * range counts distinct sessions; and the profiler ids the SDK's transactions named, with their transactions per
+ * minute, so that a range tells the sessions named that sent no chunk. Each kind of id is held to
+ * {@code maxSessions} per hour, past which the SDK's sessions are capped. Not thread-safe: its owner locks it.
  */
 final class HourCounts {
     static final String CHUNKS = "chunks";
     static final String SAMPLES = "samples";
+    /** Transactions that named a profiler id, counted whether or not the id was kept. */
+    static final String TRANSACTIONS = "transactions";
     static final String REJECTED = "rejected:";
     static final String DROPPED = "dropped:";
 
@@ -22,6 +26,8 @@ final class HourCounts {
     private final Map<SdkKey, Map<String, Long>> sessions = new HashMap<>();
     private final Set<SdkKey> sessionsCapped = new HashSet<>();
     private int sessionCount;
+    private final Map<SdkKey, Map<String, Map<Integer, Long>>> named = new HashMap<>();
+    private int namedCount;
 
     /** Whether the SDK has counts here. */
     boolean has(SdkKey sdk) {
@@ -66,6 +72,29 @@ final class HourCounts {
         ids.merge(profilerId, mask, (a, b) -> a | b);
     }
 
+    /**
+     * Notes transactions received in {@code minute} naming a profiler id; past {@code maxSessions} named ids, notes
+     * the cap instead.
+     */
+    void named(SdkKey sdk, int minute, String profilerId, long transactions, int maxSessions) {
+        Map<String, Map<Integer, Long>> ids = named.computeIfAbsent(sdk, s -> new HashMap<>());
+        Map<Integer, Long> minutes = ids.get(profilerId);
+        if (minutes == null) {
+            if (namedCount >= maxSessions) {
+                sessionsCapped.add(sdk);
+                return;
+            }
+            namedCount++;
+            minutes = new TreeMap<>();
+            ids.put(profilerId, minutes);
+        }
+        minutes.merge(minute, transactions, Long::sum);
+    }
+
+    int namedCount() {
+        return namedCount;
+    }
+
     void capSessions(SdkKey sdk) {
         sessionsCapped.add(sdk);
     }
@@ -73,6 +102,7 @@ final class HourCounts {
     Set<SdkKey> sdks() {
         Set<SdkKey> all = new HashSet<>(counters.keySet());
         all.addAll(sessions.keySet());
+        all.addAll(named.keySet());
         all.addAll(sessionsCapped);
         return all;
     }
@@ -85,6 +115,11 @@ final class HourCounts {
     /** The SDK's profiler ids, each with its mask of minutes. */
     Map<String, Long> sessions(SdkKey sdk) {
         return sessions.getOrDefault(sdk, Map.of());
+    }
+
+    /** The profiler ids the SDK's transactions named, each with its transactions by minute of the hour. */
+    Map<String, Map<Integer, Long>> named(SdkKey sdk) {
+        return named.getOrDefault(sdk, Map.of());
     }
 
     boolean sessionsCapped(SdkKey sdk) {

@@ -15,10 +15,16 @@ import java.util.Map;
  * @param samples        samples the accepted chunks came with, before normalisation
  * @param samplesDropped samples normalisation dropped from accepted chunks, by rule; rules with none left out
  * @param sessions       distinct profiler ids of the accepted chunks
- * @param sessionsCapped whether {@code sessions} is a lower bound: past {@code relay.health.max-sessions} in an hour,
- *                       or {@link HealthQuestions#MAX_SESSIONS_PER_ANSWER} in the answer
+ * @param sessionsCapped whether the session counts are not exact: past {@code relay.health.max-sessions} profiler ids
+ *                       in an hour, or {@link HealthQuestions#MAX_SESSIONS_PER_ANSWER} in the answer, {@code sessions}
+ *                       and the silent counts are lower bounds
+ * @param transactions   transactions (and span items' segments) naming a profiler id
+ * @param silentSessions profiler ids those transactions name with no chunk of that id received within
+ *                       {@link HealthQuestions#silenceMargin} of the range
+ * @param transactionsSilent transactions naming a silent session
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 public record SdkHealth(String sdk, String version, String platform, long chunks, Map<String, Long> rejected,
-                        long samples, Map<String, Long> samplesDropped, long sessions, boolean sessionsCapped) {
+                        long samples, Map<String, Long> samplesDropped, long sessions, boolean sessionsCapped,
+                        long transactions, long silentSessions, long transactionsSilent) {
 }

@@ -173,7 +173,8 @@ public class EnvelopeIngest {
                     chunk ? "pipeline" : upstream.enabled() ? "upstream" : "dropped").increment();
         }
         // spans first, so that a chunk in the same envelope links to them
-        spans.take(projectId, spanItems);
+        spans.take(new SpanIntake.Envelope(projectId, sender.receivedAt(), headers.sdkName(), headers.sdkVersion()),
+                spanItems);
         if (!chunks.isEmpty()) {
             rateLimiter.acquire(projectId, chunks.size(), chunks.stream().mapToLong(c -> c.payload().length).sum(),
                     category(chunks.get(0)));

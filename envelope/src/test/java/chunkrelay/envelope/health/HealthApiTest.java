@@ -57,6 +57,10 @@ class HealthApiTest {
         assertTrue(expected.values().stream().anyMatch(r -> !r.samplesDropped().isEmpty()), "a rule dropped samples");
         assertTrue(expected.values().stream().mapToLong(r -> r.rejected().size()).sum() >= 7, "seven reasons");
         assertTrue(expected.size() >= 6, "SDKs by payload, envelope and neither: " + expected.keySet());
+        // sessions named by transactions, with chunks and without
+        assertTrue(expected.values().stream().anyMatch(r -> r.transactions() > r.transactionsSilent()),
+                "a session named that sent chunks");
+        assertTrue(expected.values().stream().mapToLong(SentChunks.Row::silentSessions).sum() >= 2, "silent sessions");
     }
 
     @Test
@@ -98,8 +102,8 @@ class HealthApiTest {
         assertTrue(csv.header("Content-Type").startsWith("text/csv"), csv.header("Content-Type"));
         List<String> lines = csv.raw().lines().toList();
         List<String> columns = Arrays.asList(lines.get(0).split(","));
-        assertEquals(List.of("sdk", "version", "platform", "chunks", "samples", "sessions", "sessions_capped"),
-                columns.subList(0, 7));
+        assertEquals(List.of("sdk", "version", "platform", "chunks", "samples", "sessions", "sessions_capped",
+                "transactions", "silent_sessions", "transactions_silent"), columns.subList(0, 10));
         // every reason the relay names, and internal_error, whether or not the range has one
         assertTrue(columns.containsAll(List.of("rejected.internal_error", "rejected.profiling_duration_is_zero",
                 "rejected.profiling_invalid_json", "dropped.thread_with_fewer_than_two_samples")), columns.toString());
@@ -110,7 +114,7 @@ class HealthApiTest {
             assertEquals(columns.size(), cells.length, line);
             Map<String, Long> rejected = new TreeMap<>();
             Map<String, Long> dropped = new TreeMap<>();
-            for (int c = 7; c < cells.length; c++) {
+            for (int c = 10; c < cells.length; c++) {
                 long count = Long.parseLong(cells[c]);
                 String column = columns.get(c);
                 if (count > 0 && column.startsWith("rejected.")) {
@@ -120,7 +124,8 @@ class HealthApiTest {
                 }
             }
             rows.put(cells[0] + " " + cells[1] + " " + cells[2], new SentChunks.Row(Long.parseLong(cells[3]),
-                    rejected, Long.parseLong(cells[4]), dropped, Long.parseLong(cells[5])));
+                    rejected, Long.parseLong(cells[4]), dropped, Long.parseLong(cells[5]), Long.parseLong(cells[7]),
+                    Long.parseLong(cells[8]), Long.parseLong(cells[9])));
         }
         assertEquals(sent.rows(), rows);
     }

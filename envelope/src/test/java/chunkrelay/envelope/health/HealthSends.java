@@ -23,7 +23,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 /**
  * What the health tests send: every recorded SDK request as recorded, a chunk of the recorded Node SDK's with a
  * sample on a thread of its own (dropped by normalisation) under another SDK version, and one invalid chunk for each
- * of eight of Relay's reasons, with SDKs named by the payload, by the envelope only, or by neither. Each is counted
+ * of eight of Relay's reasons, with SDKs named by the payload, by the envelope only, or by neither; and transactions
+ * of the recorded Python SDK's naming profiler sessions whose chunks are withheld (silent sessions). Each is counted
  * into {@link SentChunks} by what the test made it, from the JSON sent.
  */
 final class HealthSends {
@@ -43,8 +44,31 @@ final class HealthSends {
             JsonNode envelopeHeader = envelopeHeader(request.envelope());
             List<RecordedItem> chunks = items.stream()
                     .filter(i -> i.request().equals(request.name()) && i.type().startsWith("profile_chunk")).toList();
-            sends.add(new Send(request.name(), client -> client.replay(request),
-                    () -> chunks.forEach(c -> expected.accepted(envelopeHeader, c.itemHeader(), c.payload()))));
+            List<RecordedItem> spans = items.stream()
+                    .filter(i -> i.request().equals(request.name()) && List.of("transaction", "span").contains(i.type()))
+                    .toList();
+            sends.add(new Send(request.name(), client -> client.replay(request), () -> {
+                chunks.forEach(c -> expected.accepted(envelopeHeader, c.itemHeader(), c.payload()));
+                spans.forEach(s -> expected.spans(envelopeHeader, s.type(), s.payload()));
+            }));
+        }
+
+        RecordedItem python = items.stream()
+                .filter(i -> i.request().startsWith("python-2.75.0/") && i.type().equals("transaction"))
+                .findFirst().orElseThrow();
+        for (int session = 1; session <= 2; session++) {
+            for (int transaction = 0; transaction < session + 1; transaction++) {
+                ObjectNode named = tree(python.payload());
+                named.put("event_id", String.format("%032x", session * 100 + transaction));
+                ((ObjectNode) named.path("contexts").path("profile"))
+                        .put("profiler_id", String.format("5113e7%026x", session));
+                byte[] payload = bytes(named);
+                byte[] envelope = Envelopes.withItem("{}", "{\"type\":\"transaction\",\"length\":"
+                        + payload.length + "}", payload);
+                sends.add(new Send("a transaction of withheld session " + session,
+                        client -> client.post(Envelopes.PATH, envelope, "X-Sentry-Auth", Envelopes.AUTH),
+                        () -> expected.spans(tree(Envelopes.bytes("{}")), "transaction", payload)));
+            }
         }
 
         byte[] node = Fixtures.sdkChunks().stream().filter(c -> c.request().startsWith("node-11.1.0/"))

@@ -25,6 +25,10 @@ class HourCodecTest {
         // two profiler ids an hour at most, whatever the SDK
         counts.session(NODE, 17, "bb", 2);
         counts.session(NODE, 18, "cc", 2);
+        counts.named(JAVA, 3, "aa", 5, 2);
+        counts.named(JAVA, 4, "aa", 1, 2);
+        counts.named(NODE, 3, "dd", 2, 2);
+        counts.named(NODE, 3, "ee", 1, 2);
         return counts;
     }
 
@@ -38,6 +42,9 @@ class HourCodecTest {
         assertEquals(Map.of("bb", 1L << 17), read.sessions(NODE), "past the hour's cap of two ids the third is left out");
         assertTrue(read.sessionsCapped(NODE));
         assertEquals(2, read.sessionCount());
+        assertEquals(Map.of("aa", Map.of(3, 5L, 4, 1L)), read.named(JAVA));
+        assertEquals(Map.of("dd", Map.of(3, 2L)), read.named(NODE), "named ids have a cap of their own");
+        assertEquals(2, read.namedCount());
     }
 
     @Test
@@ -45,8 +52,22 @@ class HourCodecTest {
         byte[] bytes = HourCodec.encode(counts());
         assertTrue(HourCodec.decode(Arrays.copyOf(bytes, bytes.length - 1)).isEmpty());
         byte[] otherFormat = bytes.clone();
-        otherFormat[3] = 2;
+        otherFormat[3] = 3;
         assertTrue(HourCodec.decode(otherFormat).isEmpty());
         assertTrue(HourCodec.decode(Arrays.copyOf(bytes, bytes.length + 1)).isEmpty());
+    }
+
+    @Test
+    void aPartOfTheFormatBeforeNamedIdsReadsWithNone() {
+        HourCounts old = new HourCounts();
+        old.add(JAVA, 0, HourCounts.CHUNKS, 3);
+        old.session(JAVA, 0, "aa", 10);
+        byte[] bytes = HourCodec.encode(old);
+        // format 1 ended each SDK after its sessions, where format 2 adds the count of named ids (0 here)
+        byte[] formatOne = Arrays.copyOf(bytes, bytes.length - 4);
+        formatOne[3] = 1;
+        HourCounts read = HourCodec.decode(formatOne).orElseThrow();
+        assertEquals(Map.of("aa", 1L), read.sessions(JAVA));
+        assertEquals(Map.of(), read.named(JAVA));
     }
 }

@@ -14,14 +14,17 @@ import java.util.TreeMap;
  * The test's own count of the chunks it sent, per SDK, from the JSON it sent: the SDK is the payload's
  * {@code client_sdk} when the payload reads as JSON with one, else the envelope header's {@code sdk}; the platform
  * the item header's, else the payload's; a sample is dropped when its thread has fewer than 2 samples on a stack that
- * exists and is not empty.
+ * exists and is not empty. A transaction names the profiler id of its {@code contexts.profile} (else of
+ * {@code contexts.trace.data}), counted under the transaction's {@code sdk} (else the envelope's) and platform; a span
+ * item's segment its {@code sentry.profiler_id} attribute, under the envelope's SDK and platform {@code unknown}; a
+ * named id is silent when no accepted chunk, of any SDK, came from it.
  */
 final class SentChunks {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** One SDK's expected row, as the answer's JSON has it (maps without zero entries). */
     record Row(long chunks, Map<String, Long> rejected, long samples, Map<String, Long> samplesDropped,
-               long sessions) {
+               long sessions, long transactions, long silentSessions, long transactionsSilent) {
     }
 
     private final Map<String, Long> chunks = new TreeMap<>();
@@ -29,6 +32,38 @@ final class SentChunks {
     private final Map<String, Long> samples = new TreeMap<>();
     private final Map<String, Map<String, Long>> dropped = new TreeMap<>();
     private final Map<String, Set<String>> sessions = new HashMap<>();
+    /** Per SDK, per profiler id named, the transactions naming it. */
+    private final Map<String, Map<String, Long>> named = new HashMap<>();
+
+    /** A transaction or span item the relay is to read. */
+    void spans(JsonNode envelopeHeader, String type, byte[] payload) {
+        JsonNode document = read(payload);
+        if (type.equals("transaction")) {
+            JsonNode id = document.path("contexts").path("profile").path("profiler_id");
+            if (!id.isTextual()) {
+                id = document.path("contexts").path("trace").path("data").path("profiler_id");
+            }
+            JsonNode sdk = document.path("sdk").path("name").isTextual() ? document.path("sdk")
+                    : envelopeHeader.path("sdk");
+            if (id.isTextual()) {
+                name(sdk.path("name").asText("unknown") + " " + sdk.path("version").asText("unknown") + " "
+                        + document.path("platform").asText("unknown"), id.asText());
+            }
+        } else if (type.equals("span")) {
+            JsonNode sdk = envelopeHeader.path("sdk");
+            for (JsonNode span : document.path("items")) {
+                JsonNode id = span.path("attributes").path("sentry.profiler_id").path("value");
+                if (span.path("is_segment").asBoolean(false) && id.isTextual()) {
+                    name(sdk.path("name").asText("unknown") + " " + sdk.path("version").asText("unknown")
+                            + " unknown", id.asText());
+                }
+            }
+        }
+    }
+
+    private void name(String sdk, String profilerId) {
+        named.computeIfAbsent(sdk, s -> new TreeMap<>()).merge(profilerId.replace("-", ""), 1L, Long::sum);
+    }
 
     /** A chunk the relay is to accept. */
     void accepted(JsonNode envelopeHeader, JsonNode itemHeader, byte[] payload) {
@@ -55,11 +90,19 @@ final class SentChunks {
     Map<String, Row> rows() {
         Set<String> sdks = new java.util.TreeSet<>(chunks.keySet());
         sdks.addAll(rejected.keySet());
+        sdks.addAll(named.keySet());
+        Set<String> withChunks = new HashSet<>();
+        sessions.values().forEach(withChunks::addAll);
         Map<String, Row> rows = new TreeMap<>();
         for (String sdk : sdks) {
+            Map<String, Long> ids = named.getOrDefault(sdk, Map.of());
+            long silent = ids.keySet().stream().filter(id -> !withChunks.contains(id)).count();
+            long transactionsSilent = ids.entrySet().stream().filter(id -> !withChunks.contains(id.getKey()))
+                    .mapToLong(Map.Entry::getValue).sum();
             rows.put(sdk, new Row(chunks.getOrDefault(sdk, 0L), rejected.getOrDefault(sdk, Map.of()),
                     samples.getOrDefault(sdk, 0L), dropped.getOrDefault(sdk, Map.of()),
-                    sessions.getOrDefault(sdk, Set.of()).size()));
+                    sessions.getOrDefault(sdk, Set.of()).size(),
+                    ids.values().stream().mapToLong(Long::longValue).sum(), silent, transactionsSilent));
         }
         return rows;
     }
@@ -70,7 +113,9 @@ final class SentChunks {
         for (JsonNode sdk : answer.path("sdks")) {
             rows.put(sdk.path("sdk").asText() + " " + sdk.path("version").asText() + " " + sdk.path("platform").asText(),
                     new Row(sdk.path("chunks").asLong(), counts(sdk.path("rejected")), sdk.path("samples").asLong(),
-                            counts(sdk.path("samplesDropped")), sdk.path("sessions").asLong()));
+                            counts(sdk.path("samplesDropped")), sdk.path("sessions").asLong(),
+                            sdk.path("transactions").asLong(), sdk.path("silentSessions").asLong(),
+                            sdk.path("transactionsSilent").asLong()));
         }
         return rows;
     }

@@ -88,7 +88,7 @@ class EnvelopeFuzzTest {
         LinksConfig links = new LinksConfig(Duration.ZERO, 100_000, Duration.ofMinutes(10), 0, 0,
                 Duration.ofMinutes(1), 1, false);
         SpanIntake spans = new SpanIntake(new SpanIndex(links, meters),
-                new SpanLog(null, links, meters, Clock.systemUTC()), links, meters);
+                new SpanLog(null, links, meters, Clock.systemUTC()), links, meters, List.of());
         EnvelopeIngest defaults = new EnvelopeIngest(defaultLimits, RELAY_ITEM_LIMITS, projects, pipeline, meters,
                 new ChunkMemoryBudget(defaultLimits), unlimited, noUpstream, spans);
         RelayLimits smallLimits = limits(1 << 20, 64 << 10, 4 << 10, 1 << 20);

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -28,7 +29,8 @@ public final class PythonSdkRunner implements SdkRunner {
     /** The main thread's functions as sentry-sdk writes a frame's {@code function}: the qualified name alone. */
     static final List<String> BUSY_FUNCTIONS = List.of("Inventory.restock", "Inventory.count_stock");
     private static final String RESOURCES = "/sdk-e2e/python/";
-    private static final List<String> FILES = List.of("requirements.txt", "driver.py", "chunk_relay_workload.py");
+    private static final List<String> FILES = List.of("requirements.txt", "driver.py", "chunk_relay_workload.py",
+            "silent_sessions.py");
     private static final List<String> INTERPRETERS = List.of("python3", "/usr/bin/python3");
     private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(30);
     private static final Duration VENV_TIMEOUT = Duration.ofMinutes(2);
@@ -70,6 +72,14 @@ public final class PythonSdkRunner implements SdkRunner {
 
     @Override
     public Run run(RelayTarget target) {
+        return run(target, List.of("driver.py", lifecycle), Map.of("CHUNK_RELAY_SENTRY_DEBUG", "1"));
+    }
+
+    /**
+     * Runs another script of {@code sdk-e2e/python} (its arguments after it) in the same virtual environment, with
+     * {@code SENTRY_DSN} and {@code CHUNK_RELAY_BUSY_MILLIS} set as for the driver and {@code env} added.
+     */
+    public Run run(RelayTarget target, List<String> script, Map<String, String> env) {
         List<SdkProcess.StepResult> steps = new ArrayList<>();
         String python = interpreter();
         SdkInstall install = new SdkInstall(sdk(), installDir);
@@ -83,10 +93,13 @@ public final class PythonSdkRunner implements SdkRunner {
                     logDir));
             install.markInstalled(digest);
         }
-        steps.add(SdkProcess.run(sdk(), "run", List.of(venvPython(), "driver.py", lifecycle), installDir,
-                Map.of("SENTRY_DSN", target.dsn(), "CHUNK_RELAY_BUSY_MILLIS", String.valueOf(busyWork.toMillis()),
-                        "CHUNK_RELAY_SENTRY_DEBUG", "1"),
-                RUN_TIMEOUT, logDir));
+        List<String> command = new ArrayList<>(List.of(venvPython()));
+        command.addAll(script);
+        Map<String, String> environment = new HashMap<>(env);
+        environment.put("SENTRY_DSN", target.dsn());
+        environment.put("CHUNK_RELAY_BUSY_MILLIS", String.valueOf(busyWork.toMillis()));
+        steps.add(SdkProcess.run(sdk(), "run " + script.get(0), command, installDir, environment, RUN_TIMEOUT,
+                logDir));
         return new Run(sdk(), steps);
     }
 

@@ -1,0 +1,100 @@
+package chunkrelay.envelope.sdk;
+
+import chunkrelay.envelope.testing.RelayClient;
+import chunkrelay.envelope.testing.RunningRelay;
+import chunkrelay.storage.EmbeddedS3Server;
+import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+import java.net.URISyntaxException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * sentry-sdk 2.75.0 as issue 50 met it: three worker threads running transactions back to back, continuous
+ * profiling in the trace lifecycle, sent through a recording hop to a real relay. The test counts itself, from the
+ * envelopes the SDK sent, the profiler ids its transactions name ({@code contexts.profile.profiler_id}) and those of
+ * the chunks it sent; the relay's health row of {@code sentry.python} has the ids named without a chunk as
+ * {@code silentSessions} and the transactions naming them as {@code transactionsSilent}.
+ */
+@Tag("external")
+class PythonSilentSessionsTest {
+    private static final long PROJECT_ID = 42;
+    private static final String PUBLIC_KEY = "c0ffee5e1ec7ab1e5a11ab1e0b5e55ed";
+    private static final Duration BUSY_WORK = Duration.ofSeconds(20);
+
+    @Test
+    void silentSessionsAndTheirTransactionsEqualTheTestsOwnCountOfWhatTheSdkSent() throws Exception {
+        Path work = workRoot();
+        PythonSdkRunner python = new PythonSdkRunner(work.resolve("python"), work.resolve("logs"), BUSY_WORK,
+                "trace");
+        try (EmbeddedS3Server s3 = EmbeddedS3Server.inMemory();
+             RunningRelay relay = RunningRelay.start(s3, Map.of(
+                     "relay.projects." + PROJECT_ID + ".keys", List.of(PUBLIC_KEY)));
+             EnvelopeRecorder hop = EnvelopeRecorder.forwardingTo(new RelayTarget(relay.uri(), PROJECT_ID,
+                     PUBLIC_KEY))) {
+            Instant start = Instant.now();
+            SdkRunner.Run run = python.run(hop.target(), List.of("silent_sessions.py"), Map.of());
+            ProfileChunkAssertions.assertEveryEnvelopeAccepted(python.sdk(), hop.envelopes());
+
+            Map<String, Long> named = new TreeMap<>();
+            Set<String> withChunks = new HashSet<>();
+            for (ReceivedEnvelope envelope : hop.envelopes()) {
+                for (ReceivedEnvelope.Item transaction : envelope.itemsOfType("transaction")) {
+                    JsonNode id = transaction.payloadJson().path("contexts").path("profile").path("profiler_id");
+                    if (id.isTextual()) {
+                        named.merge(id.asText().replace("-", ""), 1L, Long::sum);
+                    }
+                }
+            }
+            for (JsonNode chunk : hop.profileChunks()) {
+                withChunks.add(chunk.path("profiler_id").asText().replace("-", ""));
+            }
+            long transactions = named.values().stream().mapToLong(Long::longValue).sum();
+            long silent = named.keySet().stream().filter(id -> !withChunks.contains(id)).count();
+            long transactionsSilent = named.entrySet().stream().filter(id -> !withChunks.contains(id.getKey()))
+                    .mapToLong(Map.Entry::getValue).sum();
+            // the SDK named its sessions; whether their chunks came varies from run to run (a profiler session
+            // whose chunk the SDK never sends is what the count is for), so both outcomes are checked against the
+            // relay, and HealthApiTest pins sessions with and without chunks side by side
+            assertTrue(named.size() >= 1 && transactions >= 30, "transactions naming sessions: " + named);
+
+            RelayClient.Answer answer = relay.client().get("/api/v1/projects/" + PROJECT_ID + "/health?from="
+                    + (start.getEpochSecond() - 60) + "&to=" + (Instant.now().getEpochSecond() + 60));
+            assertEquals(200, answer.status(), answer.raw());
+            JsonNode row = null;
+            for (JsonNode sdk : answer.body().path("sdks")) {
+                if (sdk.path("sdk").asText().equals("sentry.python") && sdk.path("transactions").asLong() > 0) {
+                    row = sdk;
+                }
+            }
+            assertTrue(row != null, "a sentry.python row with transactions: " + answer.raw());
+            assertEquals(transactions, row.path("transactions").asLong(), answer.raw());
+            assertEquals(silent, row.path("silentSessions").asLong(), answer.raw());
+            assertEquals(transactionsSilent, row.path("transactionsSilent").asLong(), answer.raw());
+            System.out.println("[sdk-e2e] " + run.timings() + ": " + named.size() + " sessions named by "
+                    + transactions + " transactions, " + withChunks.size() + " sent chunks (" + hop.profileChunks()
+                    .size() + " chunks); " + silent + " silent, named by " + transactionsSilent + " transactions");
+        }
+    }
+
+    /** {@code envelope/target/sdk-e2e}, where the other SDK tests keep their installs. */
+    private static Path workRoot() {
+        try {
+            return Path.of(PythonSilentSessionsTest.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+                    .getParent().resolve("sdk-e2e");
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
