@@ -421,6 +421,10 @@ final class LiveFleetViews {
         run.asks().stream().filter(a -> !a.withinBounds()).forEach(a -> lines.add(String.format(Locale.ROOT,
                 "    %s: %d samples, acknowledged %d, posted %d; %s", a.name(), a.samples(), a.expected(),
                 a.posted(), a.outOfBounds())));
+        // when the slow ones came: the relay's first minute (compilers still at work) or steady load
+        run.asks().stream().filter(a -> a.status() == 200 && a.wallMillis() > 1_000).forEach(a -> lines.add(
+                String.format(Locale.ROOT, "    over 1 s: %s at relay age %.0f s, %.0f ms (relay CPU meanwhile %.0f ms)",
+                        a.name(), a.relayAgeNanos() / 1e9, a.wallMillis(), a.relayCpuMillis())));
         run.states().forEach(state -> lines.add("  relay at " + state));
         for (Ask ask : List.of(run.wholeRun(), run.raggedRun(), run.floor())) {
             lines.add(String.format(Locale.ROOT, "  %-40s %d in %.0f ms (relay CPU %.0f ms), %d samples (%s)",

@@ -130,9 +130,23 @@ class HealthPanelPageTest {
             } else {
                 assertFalse(line.contains("dropped"), line);
             }
+            if (row.silentSessions() > 0) {
+                assertTrue(line.contains(row.silentSessions() + " of " + (row.sessions() + row.silentSessions())
+                        + " profiler sessions named by transactions sent no chunk"), line);
+                assertTrue(line.contains(row.transactionsSilent() + " of " + row.transactions()
+                        + (row.transactionsSilent() == 1 ? " transaction has" : " transactions have")
+                        + " no profile"), line);
+            } else {
+                assertFalse(line.contains("sent no chunk") || line.contains("no profile"), line);
+                if (row.transactions() > 0) {
+                    assertTrue(line.contains(row.transactions() + (row.transactions() == 1 ? " transaction"
+                            : " transactions") + " named profiler sessions that sent chunks"), line);
+                }
+            }
         });
         assertTrue(lines.stream().anyMatch(l -> l.contains("rejected: ")) && lines.stream().anyMatch(l ->
-                l.contains("dropped by normalisation")), "the sends cover rejections and drops: " + lines);
+                l.contains("dropped by normalisation")) && lines.stream().anyMatch(l -> l.contains("sent no chunk")),
+                "the sends cover rejections, drops and silent sessions: " + lines);
 
         browser.evaluate("document.getElementById('health').scrollIntoView()");
         Path picture = Path.of("target", "health-panel.png");
@@ -178,8 +192,9 @@ class HealthPanelPageTest {
                 + " 'python', chunks: 3, rejected: {}, samples: 300, samplesDropped: {}, sessions: 1,"
                 + " sessionsCapped: true, transactions: 10, silentSessions: 0, transactionsSilent: 0,"
                 + " linkedSamples: 0, linkableSamples: 0})").forEach(s -> none.add(s.asText()));
-        assertEquals(List.of("3 chunks accepted from at least 1 profiler session, 300 samples"), none,
-                "no sentence for what is zero");
+        assertEquals(List.of("3 chunks accepted from at least 1 profiler session, 300 samples",
+                "10 transactions named profiler sessions that sent chunks"), none,
+                "no sentence for what is zero, and transactions whose sessions all sent chunks said so");
 
         browser.evaluate("window.chunkRelayHealth.draw([" + row + "])");
         List<String> columns = new ArrayList<>();
