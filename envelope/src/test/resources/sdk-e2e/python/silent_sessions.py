@@ -1,8 +1,15 @@
-"""Three worker threads running transactions back to back, continuous profiling in the trace lifecycle.
+"""Worker threads running transactions, continuous profiling in the trace lifecycle, and a process that ends before
+its profiler sends.
 
-The way issue 50 met silent profiler sessions: sentry-sdk starts and stops its profiler with the transactions, and a
-profiler session whose samples never fill a chunk before it stops sends no chunk, while its transactions name it.
-Runs for CHUNK_RELAY_BUSY_MILLIS against SENTRY_DSN, then flushes.
+The two ways a profiler session of sentry-sdk 2.75 sends chunks or stays silent (sentry_sdk/profiler/
+continuous_profiler.py: the scheduler stops on the first tick with no transaction, flushes its buffer and takes a new
+profiler id when a transaction starts it again; the buffer is otherwise flushed only every 60 s):
+- rounds of transactions on three threads with all threads idle in between: each round is a session of its own, and
+  its chunk is sent when the scheduler stops in the idle gap;
+- then a round whose session never stops: one transaction stays open while the workers finish theirs, the
+  transactions are sent (sentry_sdk.flush) and the process ends at once (os._exit, as a killed or recycled worker
+  does), so their session's chunk is never sent.
+Runs for CHUNK_RELAY_BUSY_MILLIS against SENTRY_DSN.
 """
 import os
 import sys
@@ -14,16 +21,27 @@ import sentry_sdk
 from chunk_relay_workload import fibonacci_batch, in_span
 
 WORKERS = 3
-# The thread sentry-sdk 2.75 samples from (sentry_sdk/profiler/continuous_profiler.py, ThreadContinuousScheduler).
-PROFILER_THREAD = "sentry.profiler.ThreadContinuousScheduler"
+ROUND_SECONDS = 2.0
+# longer than the scheduler's tick (100 Hz), so that it sees no transaction and stops
+IDLE_SECONDS = 0.5
+LAST_ROUND_SECONDS = 3.0
 
 
-def worker(deadline):
-    while time.monotonic() < deadline:
+def busy(seconds):
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
         with sentry_sdk.start_transaction(op="task", name="silent_sessions.worker"):
-            end = time.monotonic() + 0.2
-            while time.monotonic() < end:
+            until = time.monotonic() + 0.2
+            while time.monotonic() < until:
                 in_span(fibonacci_batch, 5)
+
+
+def round_on_workers(seconds):
+    threads = [threading.Thread(target=busy, args=(seconds,), name="worker-{}".format(i)) for i in range(WORKERS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
 
 
 def main():
@@ -42,18 +60,26 @@ def main():
         profile_lifecycle="trace",
     )
     deadline = time.monotonic() + seconds
-    threads = [threading.Thread(target=worker, args=(deadline,), name="worker-{}".format(i)) for i in range(WORKERS)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    # the profiler stops on its next tick after the last transaction, then sends what it holds
-    for thread in threading.enumerate():
-        if thread.name == PROFILER_THREAD:
-            thread.join(timeout=10)
+    while time.monotonic() < deadline:
+        round_on_workers(ROUND_SECONDS)
+        time.sleep(IDLE_SECONDS)
+
+    held = threading.Event()
+    released = threading.Event()
+
+    def hold_a_transaction():
+        with sentry_sdk.start_transaction(op="task", name="silent_sessions.held"):
+            held.set()
+            released.wait()
+
+    holder = threading.Thread(target=hold_a_transaction, name="holder", daemon=True)
+    holder.start()
+    held.wait()
+    round_on_workers(LAST_ROUND_SECONDS)
     sentry_sdk.flush(timeout=10)
-    print("chunk-relay silent sessions driver: done")
-    return 0
+    print("chunk-relay silent sessions driver: done", flush=True)
+    sys.stderr.flush()
+    os._exit(0)
 
 
 if __name__ == "__main__":

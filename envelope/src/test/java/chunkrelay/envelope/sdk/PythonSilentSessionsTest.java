@@ -2,15 +2,19 @@ package chunkrelay.envelope.sdk;
 
 import chunkrelay.envelope.testing.RelayClient;
 import chunkrelay.envelope.testing.RunningRelay;
+import chunkrelay.envelope.views.HeadlessChromium;
 import chunkrelay.storage.EmbeddedS3Server;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+import java.net.URI;
 import java.net.URISyntaxException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -21,11 +25,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * sentry-sdk 2.75.0 as issue 50 met it: three worker threads running transactions back to back, continuous
- * profiling in the trace lifecycle, sent through a recording hop to a real relay. The test counts itself, from the
- * envelopes the SDK sent, the profiler ids its transactions name ({@code contexts.profile.profiler_id}) and those of
- * the chunks it sent; the relay's health row of {@code sentry.python} has the ids named without a chunk as
- * {@code silentSessions} and the transactions naming them as {@code transactionsSilent}.
+ * sentry-sdk 2.75.0 as issue 50 met it: worker threads running transactions, continuous profiling in the trace
+ * lifecycle, sent through a recording hop to a real relay. The driver ({@code silent_sessions.py}) runs rounds that
+ * each start and stop a profiler session (each sends a chunk), then a last session whose process ends before its
+ * profiler sends, as a killed or recycled worker's does. The test counts itself, from the envelopes the SDK sent, the
+ * profiler ids its transactions name ({@code contexts.profile.profiler_id}) and those of the chunks it sent; the
+ * relay's health row of {@code sentry.python} has the ids named without a chunk as {@code silentSessions} and the
+ * transactions naming them as {@code transactionsSilent}, and the page's health panel says so in Chromium (its
+ * picture is saved as {@code envelope/target/health-panel-python.png}).
  */
 @Tag("external")
 class PythonSilentSessionsTest {
@@ -64,10 +71,10 @@ class PythonSilentSessionsTest {
             long silent = named.keySet().stream().filter(id -> !withChunks.contains(id)).count();
             long transactionsSilent = named.entrySet().stream().filter(id -> !withChunks.contains(id.getKey()))
                     .mapToLong(Map.Entry::getValue).sum();
-            // the SDK named its sessions; whether their chunks came varies from run to run (a profiler session
-            // whose chunk the SDK never sends is what the count is for), so both outcomes are checked against the
-            // relay, and HealthApiTest pins sessions with and without chunks side by side
-            assertTrue(named.size() >= 1 && transactions >= 30, "transactions naming sessions: " + named);
+            assertTrue(withChunks.size() >= 2 && silent >= 1 && transactionsSilent >= 1,
+                    "the driver's rounds sent chunks and its last session none: named " + named + ", with chunks "
+                            + withChunks);
+            assertTrue(transactions >= 30, "transactions naming sessions: " + named);
 
             RelayClient.Answer answer = relay.client().get("/api/v1/projects/" + PROJECT_ID + "/health?from="
                     + (start.getEpochSecond() - 60) + "&to=" + (Instant.now().getEpochSecond() + 60));
@@ -82,9 +89,43 @@ class PythonSilentSessionsTest {
             assertEquals(transactions, row.path("transactions").asLong(), answer.raw());
             assertEquals(silent, row.path("silentSessions").asLong(), answer.raw());
             assertEquals(transactionsSilent, row.path("transactionsSilent").asLong(), answer.raw());
+            String sdk = "sentry.python " + row.path("version").asText() + " (" + row.path("platform").asText() + "): ";
+            panelSays(relay, start, sdk, silent, withChunks.size(), transactionsSilent, transactions);
             System.out.println("[sdk-e2e] " + run.timings() + ": " + named.size() + " sessions named by "
                     + transactions + " transactions, " + withChunks.size() + " sent chunks (" + hop.profileChunks()
                     .size() + " chunks); " + silent + " silent, named by " + transactionsSilent + " transactions");
+        }
+    }
+
+    /**
+     * The page's health panel in Chromium says the silent sessions and their transactions in words, with the test's
+     * own counts, and its picture is saved.
+     */
+    private static void panelSays(RunningRelay relay, Instant start, String sdk, long silent, long sessions,
+                                  long transactionsSilent, long transactions) throws Exception {
+        try (HeadlessChromium browser = HeadlessChromium.start(1400, 1000)) {
+            browser.navigate(URI.create("http://localhost:" + relay.uri().getPort() + "/?project=" + PROJECT_ID
+                    + "&from=" + Instant.ofEpochSecond(start.getEpochSecond() - 60) + "&to="
+                    + Instant.ofEpochSecond(Instant.now().getEpochSecond() + 60)));
+            browser.awaitTrue("Boolean(window.chunkRelayView) && (window.chunkRelayView.state === 'error'"
+                    + " || window.chunkRelayView.state === 'drawn' && Boolean(window.chunkRelayView.health))",
+                    Duration.ofSeconds(60));
+            assertEquals("drawn", browser.evaluate("window.chunkRelayView.state").asText(),
+                    browser.evaluate("window.chunkRelayView.error").asText());
+            List<String> lines = new ArrayList<>();
+            browser.evaluate("window.chunkRelayView.health.sentences").forEach(l -> lines.add(l.asText()));
+            String line = lines.stream().filter(l -> l.startsWith(sdk)).findFirst()
+                    .orElseThrow(() -> new AssertionError("no line for " + sdk + " in " + lines));
+            assertTrue(line.contains(silent + " of " + (sessions + silent)
+                    + " profiler sessions named by transactions sent no chunk"), line);
+            assertTrue(line.contains(transactionsSilent + " of " + transactions
+                    + (transactionsSilent == 1 ? " transaction has" : " transactions have") + " no profile"), line);
+            browser.evaluate("document.getElementById('health').scrollIntoView()");
+            Path picture = Path.of("target", "health-panel-python.png");
+            Files.createDirectories(picture.getParent());
+            Files.write(picture, browser.screenshotOf("#health"));
+            assertTrue(Files.size(picture) > 10_000);
+            assertEquals(List.of(), browser.errors(), "the page logged errors");
         }
     }
 
