@@ -59,7 +59,12 @@ public final class ReplayCli extends ContextCommand {
         }
         try {
             // chunks archived but not derived (a relay stopped inside their link window) get their OTLP form first
-            context.getBean(UnderivedSearch.class).deriveForReplay(days.projectId(), days.from(), days.to());
+            UnderivedSearch.ReplayDerivations derived = context.getBean(UnderivedSearch.class)
+                    .deriveForReplay(days.projectId(), days.from(), days.to());
+            if (derived.failed() > 0) {
+                err.println("replay: " + derived.failed() + " chunk(s) could not be derived (the relay failed on them,"
+                        + " counted as internal_error and logged); their Sentry forms stay archived");
+            }
             ReplayCommand replay = context.getBean(ReplayCommand.class);
             ReplayPlan plan = replay.plan(days.projectId(), days.from(), days.to(), includeRefused);
             plan.warning().ifPresent(warning -> {
@@ -70,7 +75,7 @@ public final class ReplayCli extends ContextCommand {
             out.println(summary.describe());
             summary.refusals().forEach(refusal -> err.println("replay: refused for good: " + refusal));
             summary.failures().forEach(failure -> err.println("replay: not delivered: " + failure));
-            return summary.complete() ? OK : FAILED;
+            return summary.complete() && derived.failed() == 0 ? OK : FAILED;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             err.println("replay: interrupted; chunks not delivered yet stay for the next replay");

@@ -45,6 +45,14 @@ public class ChunkDerivations {
     public static final String INTERNAL_ERROR = "internal_error";
     private static final Duration RETRY = Duration.ofSeconds(5);
 
+    /** What became of one chunk's derivation. */
+    public enum Outcome {
+        /** Its OTLP form is written (and handed to the forwarder when asked). */
+        DERIVED,
+        /** The relay failed on it: counted as {@value ChunkDerivations#INTERNAL_ERROR}, its Sentry form left. */
+        FAILED
+    }
+
     private final LinksConfig config;
     private final DerivationSchedule schedule;
     private final PendingChunks pending;
@@ -108,10 +116,9 @@ public class ChunkDerivations {
             return;
         }
         try {
-            derivation.run();
+            outcome(waiting.projectId(), waiting.key(), derivation);
             pending.release(waiting);
         } catch (ArchiveUnavailableException e) {
-            RelayMeter.DERIVATIONS_FAILURES.counter(meters).increment();
             if (stopping) {
                 leftAtStop = true;
                 pending.release(waiting);
@@ -122,14 +129,31 @@ public class ChunkDerivations {
             schedule.after(RETRY, () -> deriveWaiting(waiting, when));
             // without a window nothing else starts the hand-out, and a retry nobody hands out never runs
             schedule.start();
+        }
+    }
+
+    /**
+     * The one place where a derivation's outcome is decided, whichever way the chunk came (receipt, window, stop,
+     * recovery, replay). A failing archive is no outcome: the caller tries again (the window path on its clock, a
+     * search in its next round, replay when run again). Anything else is the relay's own bug, not a bad chunk: counted
+     * as Relay counts item outcomes ({@value #INTERNAL_ERROR}), and the Sentry form stays archived, underived, for a
+     * recovery pass of a fixed relay to derive.
+     *
+     * @throws ArchiveUnavailableException when the archive failed the derivation
+     */
+    private Outcome outcome(long projectId, ArchiveKey key, Runnable derivation) {
+        try {
+            derivation.run();
+            return Outcome.DERIVED;
+        } catch (ArchiveUnavailableException e) {
+            RelayMeter.DERIVATIONS_FAILURES.counter(meters).increment();
+            throw e;
         } catch (RuntimeException | StackOverflowError e) {
-            // the relay's own bug, not a bad chunk: counted as Relay counts item outcomes; the Sentry form stays
-            // archived, underived, for a recovery pass of a fixed relay to derive
             RelayMeter.DERIVATIONS_FAILURES.counter(meters).increment();
             RelayMeter.CHUNKS_REJECTED.counter(meters, INTERNAL_ERROR).increment();
-            LOG.error("deriving chunk {} of project {} failed; its Sentry form stays archived", waiting.key().chunkId(),
-                    waiting.projectId(), e);
-            pending.release(waiting);
+            LOG.error("deriving chunk {} of project {} failed; its Sentry form stays archived", key.chunkId(),
+                    projectId, e);
+            return Outcome.FAILED;
         }
     }
 
@@ -151,8 +175,8 @@ public class ChunkDerivations {
      * @param forward whether to hand it to the forwarder (replay sends what it derives itself)
      * @throws ArchiveUnavailableException when the archive cannot be read or written
      */
-    public void deriveUnderived(long projectId, ArchiveKey key, boolean forward) {
-        derive(projectId, key, null, "recovery", forward);
+    public Outcome deriveUnderived(long projectId, ArchiveKey key, boolean forward) {
+        return outcome(projectId, key, () -> derive(projectId, key, null, "recovery", forward));
     }
 
     /** Whether this relay itself waits for the chunk of this stem: a search leaves it alone. */

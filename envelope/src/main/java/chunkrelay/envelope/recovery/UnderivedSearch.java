@@ -49,7 +49,6 @@ public class UnderivedSearch {
 
     private final LinksConfig config;
     private final ChunkArchive archive;
-    private final MeterRegistry meters;
     private final Clock clock;
     private final TimeBuckets buckets;
     private final DerivationSchedule schedule;
@@ -68,7 +67,6 @@ public class UnderivedSearch {
                            BackgroundWork work) {
         this.config = config;
         this.archive = archive;
-        this.meters = meters;
         this.clock = clock;
         this.buckets = buckets;
         this.schedule = schedule;
@@ -197,11 +195,13 @@ public class UnderivedSearch {
                         continue;
                     }
                     try {
-                        derivations.deriveUnderived(ProjectIds.ofFolder(project), underived.key(), true);
-                        derived++;
-                    } catch (RuntimeException | StackOverflowError e) {
-                        RelayMeter.DERIVATIONS_FAILURES.counter(meters).increment();
-                        LOG.error("recovering chunk {} failed", underived.key().stem(), e);
+                        if (derivations.deriveUnderived(ProjectIds.ofFolder(project), underived.key(), true)
+                                == ChunkDerivations.Outcome.DERIVED) {
+                            derived++;
+                        }
+                    } catch (ArchiveUnavailableException e) {
+                        LOG.warn("recovering chunk {} failed, archive unavailable (the next search tries again): {}",
+                                underived.key().stem(), e.getMessage());
                     }
                 }
             }
@@ -209,22 +209,33 @@ public class UnderivedSearch {
         return derived;
     }
 
+    /** What {@link #deriveForReplay} did: chunks derived, and chunks the relay failed on (left underived). */
+    public record ReplayDerivations(int derived, int failed) {
+    }
+
     /**
      * Derives, without forwarding, the chunks of a project and days whose OTLP form is missing and whose window has
-     * passed. Returns how many it derived.
+     * passed.
+     *
+     * @throws ArchiveUnavailableException when the archive cannot be listed, read or written
      */
-    public int deriveForReplay(String projectId, LocalDate from, LocalDate to) {
+    public ReplayDerivations deriveForReplay(String projectId, LocalDate from, LocalDate to) {
         Instant writtenBefore = writtenBefore();
         int derived = 0;
+        int failed = 0;
         for (LocalDate day = from; !day.isAfter(to); day = day.plusDays(1)) {
             for (UnderivedChunk underived : archive.listUnderived(projectId, day)) {
                 if (!underived.sentryWrittenAt().isAfter(writtenBefore)) {
-                    derivations.deriveUnderived(ProjectIds.ofFolder(projectId), underived.key(), false);
-                    derived++;
+                    if (derivations.deriveUnderived(ProjectIds.ofFolder(projectId), underived.key(), false)
+                            == ChunkDerivations.Outcome.DERIVED) {
+                        derived++;
+                    } else {
+                        failed++;
+                    }
                 }
             }
         }
-        return derived;
+        return new ReplayDerivations(derived, failed);
     }
 
     /** A chunk written before this is past its window and the grace its own relay has. */

@@ -156,9 +156,9 @@ class LinkWindowTimingTest {
 
             // the chunk was written after the replaying relay started, so after the time its clock still reads
             replayer.clock().advance(UnderivedSearch.RECOVERY_GRACE.minusSeconds(1));
-            assertEquals(0, search.deriveForReplay("1", from, to));
+            assertEquals(new UnderivedSearch.ReplayDerivations(0, 0), search.deriveForReplay("1", from, to));
             replayer.clock().advance(Duration.ofMinutes(1));
-            assertEquals(1, search.deriveForReplay("1", from, to));
+            assertEquals(new UnderivedSearch.ReplayDerivations(1, 0), search.deriveForReplay("1", from, to));
             assertEquals(1, replayer.archivedChunks().size());
         }
     }

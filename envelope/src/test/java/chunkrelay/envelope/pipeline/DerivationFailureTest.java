@@ -2,6 +2,7 @@ package chunkrelay.envelope.pipeline;
 
 import chunkrelay.chunk.ProfileChunk;
 import chunkrelay.envelope.ingest.ChunkProcessingFactory;
+import chunkrelay.envelope.recovery.UnderivedSearch;
 import chunkrelay.envelope.testing.Envelopes;
 import chunkrelay.envelope.testing.PrometheusScrape;
 import chunkrelay.envelope.testing.RelayClient;
@@ -9,6 +10,7 @@ import chunkrelay.storage.ArchiveLayout;
 import chunkrelay.storage.ChunkArchive;
 import chunkrelay.storage.UnderivedChunk;
 import chunkrelay.translate.ChunkTranslator;
+import chunkrelay.retry.TestClock;
 import chunkrelay.translate.TranslationContext;
 import io.micronaut.context.annotation.Factory;
 import io.micronaut.context.annotation.Property;
@@ -21,6 +23,7 @@ import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import org.junit.jupiter.api.Test;
 
+import java.time.Clock;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,20 +32,28 @@ import static chunkrelay.envelope.testing.Envelopes.AUTH;
 import static chunkrelay.envelope.testing.Envelopes.PATH;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A chunk whose derivation the relay fails on (here, a translator with a bug) is not a client error: the client
  * gets 200, the chunk is counted as {@code internal_error}, and it stays archived in its Sentry form, underived, for
- * a fixed relay's recovery pass to derive.
+ * a fixed relay's recovery pass to derive; replay, deriving it again, decides the same.
  */
 @MicronautTest
 @Property(name = "test.translator", value = "failing")
+@Property(name = "test.clock", value = "manual")
 class DerivationFailureTest {
     @Inject
     EmbeddedServer server;
 
     @Inject
     ChunkArchive archive;
+
+    @Inject
+    UnderivedSearch search;
+
+    @Inject
+    Clock clock;
 
     @Test
     void aChunkTheRelayFailsToDeriveIsAnswered200CountedAsInternalErrorAndStaysArchivedUnderived() {
@@ -62,6 +73,15 @@ class DerivationFailureTest {
         assertEquals(1, underived.size(), underived.toString());
         assertArrayEquals(Envelopes.chunkPayload(), archive.readSentry(underived.get(0).key()).orElseThrow());
         assertEquals(List.of(), archive.store().listObjects(ArchiveLayout.QUARANTINE));
+
+        // replay derives it the one way every route does, and that way decides the same outcome: counted, left
+        ((TestClock) clock).advance(UnderivedSearch.RECOVERY_GRACE.plusSeconds(1));
+        LocalDate day = archive.listDays("1").get(0);
+        assertEquals(new UnderivedSearch.ReplayDerivations(0, 1), search.deriveForReplay("1", day, day));
+        assertTrue(PrometheusScrape.of(server.getURI()).value("relay_chunks_rejected_total", "reason",
+                "internal_error") >= 2, "the failure counted as internal_error again");
+        assertEquals(underived.get(0).key(), archive.listUnderived("1", day).get(0).key(),
+                "the Sentry form stays archived, underived");
     }
 
     /** A translator with a bug: it throws on every chunk. */
