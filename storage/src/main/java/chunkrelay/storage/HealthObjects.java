@@ -39,6 +39,11 @@ public final class HealthObjects {
         }
     }
 
+    /** The projects with health counts in the bucket, as their folder names; one listing. */
+    public List<String> projects() {
+        return store.listFolders(ArchiveLayout.HEALTH);
+    }
+
     /** The newest part of every replica for every hour of a project's day, in hour order; one listing. */
     public List<Part> newestParts(String projectId, LocalDate day) {
         String folder = folder(projectId, day);

@@ -56,6 +56,17 @@ public class HealthQuestions {
         return (links.deferred() ? links.window() : Duration.ZERO).plus(MARGIN);
     }
 
+    /** How far from a range a chunk of a session its transactions name keeps the session from being silent. */
+    Duration silenceMargin() {
+        return silenceMargin;
+    }
+
+    /** The projects with health counts in the bucket, this replica's written first; one listing. */
+    public List<Long> projects() {
+        counts.share();
+        return objects.projects().stream().flatMap(folder -> ProjectIds.parse(folder).stream()).toList();
+    }
+
     /** The answer: the range asked and one row per SDK, in order of SDK name, version and platform. */
     @JsonInclude(JsonInclude.Include.ALWAYS)
     public record Answer(long project, String from, String to, List<SdkHealth> sdks) {

@@ -65,6 +65,16 @@ public enum RelayMeter {
     SDK_SAMPLES_DROPPED("relay.sdk.samples.dropped", COUNTER,
             "samples normalisation dropped from accepted chunks, by SDK, its major.minor version, platform and rule",
             tag("sdk"), tag("sdk_version"), tag("platform"), tag("rule", "thread_with_fewer_than_two_samples")),
+    SDK_SESSIONS_SILENT("relay.sdk.sessions.silent", GAUGE,
+            "profiler sessions transactions named with no chunk of theirs within the silence margin, in the last"
+                    + " settled hour, over all projects, by SDK, its major.minor version and platform; every replica"
+                    + " reports the same fleet-wide value (read with max, not sum)",
+            tag("sdk"), tag("sdk_version"), tag("platform")),
+    SDK_TRANSACTIONS_SILENT("relay.sdk.transactions.silent", GAUGE,
+            "transactions naming a silent session in the last settled hour, over all projects, by SDK, its"
+                    + " major.minor version and platform; every replica reports the same fleet-wide value (read with"
+                    + " max, not sum)",
+            tag("sdk"), tag("sdk_version"), tag("platform")),
     HEALTH_LEFT_OUT("relay.health.left.out", COUNTER,
             "chunks left out of the health counts, relay.health.max-projects project-hours being held"),
 
