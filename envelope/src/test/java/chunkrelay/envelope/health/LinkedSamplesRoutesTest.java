@@ -1,0 +1,74 @@
+package chunkrelay.envelope.health;
+
+import chunkrelay.chunk.testing.Await;
+import chunkrelay.envelope.derivation.ChunkDerivations;
+import chunkrelay.envelope.derivation.DerivationSchedule;
+import chunkrelay.envelope.testing.RelayClient;
+import chunkrelay.envelope.testing.RunningRelay;
+import chunkrelay.storage.EmbeddedS3Server;
+import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The health answer's linked and linkable samples with a link window ({@code test.clock: manual}): counted when each
+ * chunk is linked, under the SDK and minute of its receipt, equal to the test's walk of the archived OTLP forms
+ * ({@link SentChunks#links}), whether the chunks were linked when their window ended or at the relay's stop.
+ */
+class LinkedSamplesRoutesTest {
+
+    @Test
+    void chunksLinkedWhenTheirWindowEndsCountTheirLinkedSamplesOnce() throws Exception {
+        SentChunks sent = new SentChunks();
+        try (EmbeddedS3Server s3 = EmbeddedS3Server.inMemory();
+             RunningRelay relay = RunningRelay.start(s3, Map.of("test.clock", "manual",
+                     "relay.links.window", "30s"))) {
+            Instant start = relay.clock().instant();
+            HealthSends.send(HealthSends.all(sent), i -> relay.client());
+            String range = rangeAround(start);
+            assertEquals(Map.of(), SentChunks.links(health(relay, range)), "nothing linked inside the window");
+
+            relay.clock().advance(Duration.ofSeconds(31));
+            relay.bean(DerivationSchedule.class).runDue();
+            ChunkDerivations derivations = relay.bean(ChunkDerivations.class);
+            Await.until(() -> derivations.pendingCount() + " chunks still waiting", Duration.ofSeconds(30),
+                    () -> derivations.pendingCount() == 0);
+            Map<String, SentChunks.Links> expected = sent.links(relay);
+            assertTrue(expected.values().stream().mapToLong(SentChunks.Links::linkedSamples).sum() > 0, "linked");
+            assertEquals(expected, SentChunks.links(health(relay, range)));
+        }
+    }
+
+    @Test
+    void chunksLinkedAtStopAreCountedAndShared() throws Exception {
+        SentChunks sent = new SentChunks();
+        try (EmbeddedS3Server s3 = EmbeddedS3Server.inMemory()) {
+            String range;
+            try (RunningRelay relay = RunningRelay.start(s3, Map.of("relay.links.window", "10m"))) {
+                range = rangeAround(Instant.now());
+                HealthSends.send(HealthSends.all(sent), i -> relay.client());
+            }
+            try (RunningRelay reader = RunningRelay.start(s3, Map.of())) {
+                Map<String, SentChunks.Links> expected = sent.links(reader);
+                assertTrue(expected.values().stream().mapToLong(SentChunks.Links::linkedSamples).sum() > 0, "linked");
+                assertEquals(expected, SentChunks.links(health(reader, range)));
+            }
+        }
+    }
+
+    private static String rangeAround(Instant start) {
+        return "from=" + (start.getEpochSecond() - 60) + "&to=" + (start.getEpochSecond() + 300);
+    }
+
+    private static JsonNode health(RunningRelay relay, String range) {
+        RelayClient.Answer answer = relay.client().get("/api/v1/projects/1/health?" + range);
+        assertEquals(200, answer.status(), answer.raw());
+        return answer.body();
+    }
+}
