@@ -35,10 +35,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * the older part removed. An hour is held until it ended {@link #HELD_AFTER_HOUR} ago and is
  * written; a chunk of an hour no longer held (a worker slower than that) continues the replica's part read back from
  * the bucket. The samples linked are counted when each chunk is derived ({@link LinkedSampleCounts}), under the
- * SDK and minute its receipt recorded. The profiler ids transactions name come from the span intake ({@link SessionNames}), counted by the
- * minute the envelope was received like the chunks. Memory: at most {@code max-projects} project-hours, each with at
- * most {@code max-sdks} SDKs, {@code max-sessions} profiler ids that sent chunks and as many named by transactions.
- * Thread-safe.
+ * SDK and minute its receipt recorded. The profiler ids transactions name come from the span intake
+ * ({@link SessionNames}), counted by the minute the envelope was received like the chunks. Memory: at most
+ * {@code max-projects} project-hours, each with at most {@code max-sdks} SDKs, {@code max-sessions} profiler ids
+ * that sent chunks and as many named by transactions. Thread-safe.
  */
 @Singleton
 public class HealthCounts implements SessionNames, LinkedSampleCounts {
