@@ -3,14 +3,17 @@ package chunkrelay.envelope.health;
 import chunkrelay.chunk.testing.Await;
 import chunkrelay.envelope.derivation.ChunkDerivations;
 import chunkrelay.envelope.derivation.DerivationSchedule;
+import chunkrelay.envelope.testing.PrometheusScrape;
 import chunkrelay.envelope.testing.RelayClient;
 import chunkrelay.envelope.testing.RunningRelay;
+import chunkrelay.storage.ArchivedChunk;
 import chunkrelay.storage.EmbeddedS3Server;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -19,7 +22,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The health answer's linked and linkable samples with a link window ({@code test.clock: manual}): counted when each
  * chunk is linked, under the SDK and minute of its receipt, equal to the test's walk of the archived OTLP forms
- * ({@link SentChunks#links}), whether the chunks were linked when their window ended or at the relay's stop.
+ * ({@link SentChunks#links}), whether the chunks were linked when their window ended or at the relay's stop; a
+ * chunk derived again (as replay does) is not counted again.
  */
 class LinkedSamplesRoutesTest {
 
@@ -59,6 +63,27 @@ class LinkedSamplesRoutesTest {
                 assertTrue(expected.values().stream().mapToLong(SentChunks.Links::linkedSamples).sum() > 0, "linked");
                 assertEquals(expected, SentChunks.links(health(reader, range)));
             }
+        }
+    }
+
+    @Test
+    void aChunkDerivedAgainAsReplayDoesIsNotCountedTwice() throws Exception {
+        SentChunks sent = new SentChunks();
+        try (EmbeddedS3Server s3 = EmbeddedS3Server.inMemory();
+             RunningRelay relay = RunningRelay.start(s3, Map.of())) {
+            String range = rangeAround(Instant.now());
+            HealthSends.send(HealthSends.all(sent), i -> relay.client());
+            Map<String, SentChunks.Links> expected = sent.links(relay);
+            assertEquals(expected, SentChunks.links(health(relay, range)));
+
+            ChunkDerivations derivations = relay.bean(ChunkDerivations.class);
+            List<ArchivedChunk> archived = relay.archivedChunks();
+            for (ArchivedChunk chunk : archived) {
+                derivations.deriveUnderived(1, chunk.key(), false);
+            }
+            assertEquals(archived.size(), PrometheusScrape.of(relay.uri())
+                    .value("relay_derivations_duplicates_total"), "each derived again");
+            assertEquals(expected, SentChunks.links(health(relay, range)));
         }
     }
 
