@@ -13,6 +13,8 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 
@@ -71,13 +73,17 @@ class LinkedSamplesRoutesTest {
         SentChunks sent = new SentChunks();
         try (EmbeddedS3Server s3 = EmbeddedS3Server.inMemory();
              RunningRelay relay = RunningRelay.start(s3, Map.of())) {
-            String range = rangeAround(Instant.now());
             HealthSends.send(HealthSends.all(sent), i -> relay.client());
             Map<String, SentChunks.Links> expected = sent.links(relay);
+            List<ArchivedChunk> archived = relay.archivedChunks();
+            // from the first day of the chunks' samples: a chunk derived from its archived form alone would count in
+            // the minute of its last sample
+            LocalDate firstDay = archived.stream().map(c -> c.key().day()).min(LocalDate::compareTo).orElseThrow();
+            String range = "from=" + firstDay.atStartOfDay(ZoneOffset.UTC).toEpochSecond() + "&to="
+                    + (Instant.now().getEpochSecond() + 300);
             assertEquals(expected, SentChunks.links(health(relay, range)));
 
             ChunkDerivations derivations = relay.bean(ChunkDerivations.class);
-            List<ArchivedChunk> archived = relay.archivedChunks();
             for (ArchivedChunk chunk : archived) {
                 derivations.deriveUnderived(1, chunk.key(), false);
             }
