@@ -9,6 +9,7 @@ import chunkrelay.envelope.testing.RunningRelay;
 import chunkrelay.storage.ArchivedChunk;
 import chunkrelay.storage.EmbeddedS3Server;
 import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -17,6 +18,7 @@ import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -25,8 +27,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The health answer's linked and linkable samples with a link window ({@code test.clock: manual}): counted when each
  * chunk is linked, under the SDK and minute of its receipt, equal to the test's walk of the archived OTLP forms
  * ({@link SentChunks#links}), whether the chunks were linked when their window ended or at the relay's stop; a
- * chunk derived again (as replay does) is not counted again.
+ * chunk derived again (as replay does) is not counted again; one the recovery pass derives from its archived form
+ * counts under its own {@code client_sdk}.
  */
+@Tag("slow")
 class LinkedSamplesRoutesTest {
 
     @Test
@@ -89,6 +93,34 @@ class LinkedSamplesRoutesTest {
             }
             assertEquals(archived.size(), PrometheusScrape.of(relay.uri())
                     .value("relay_derivations_duplicates_total"), "each derived again");
+            assertEquals(expected, SentChunks.links(health(relay, range)));
+        }
+    }
+
+    @Test
+    void aChunkTheRecoveryPassDerivesFromItsArchivedFormCountsUnderItsOwnSdk() throws Exception {
+        SentChunks sent = new SentChunks();
+        try (EmbeddedS3Server s3 = EmbeddedS3Server.inMemory();
+             RunningRelay relay = RunningRelay.start(s3, Map.of())) {
+            HealthSends.send(HealthSends.all(sent), i -> relay.client());
+            Map<String, SentChunks.Links> atReceipt = sent.links(relay);
+            List<ArchivedChunk> archived = relay.archivedChunks();
+            LocalDate firstDay = archived.stream().map(c -> c.key().day()).min(LocalDate::compareTo).orElseThrow();
+            String range = "from=" + firstDay.atStartOfDay(ZoneOffset.UTC).toEpochSecond() + "&to="
+                    + (Instant.now().getEpochSecond() + 300);
+
+            // the OTLP forms lost, as when a relay stopped without deriving: each is derived from its Sentry form
+            String prefix = relay.archive().settings().prefix();
+            ChunkDerivations derivations = relay.bean(ChunkDerivations.class);
+            for (ArchivedChunk chunk : archived) {
+                relay.archive().store().deleteObject(chunk.otlpObjectKey().substring(prefix.length()));
+                derivations.deriveUnderived(1, chunk.key(), false);
+            }
+            // the recorded chunks name their SDK in client_sdk, so the recovery counts under the SDK of the receipt
+            Map<String, SentChunks.Links> recovered = sent.links(relay);
+            Map<String, SentChunks.Links> expected = new TreeMap<>(atReceipt);
+            recovered.forEach((sdk, links) -> expected.merge(sdk, links, (a, b) -> new SentChunks.Links(
+                    a.linkedSamples() + b.linkedSamples(), a.linkableSamples() + b.linkableSamples())));
             assertEquals(expected, SentChunks.links(health(relay, range)));
         }
     }
