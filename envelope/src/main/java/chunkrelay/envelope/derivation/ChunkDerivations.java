@@ -21,7 +21,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Map;
 
 /**
@@ -67,12 +66,13 @@ public class ChunkDerivations {
     public ChunkDerivations(LinksConfig config, DerivationSchedule schedule, ChunkArchive archive,
                             ChunkProcessor processor, ChunkTranslator translator, LinkedSpans spans,
                             ChunkForwarder forwarder, ProjectRegistry projects, RelayVersion version,
-                            OpenMinutes openMinutes, MeterRegistry meters, BackgroundWork work) {
+                            OpenMinutes openMinutes, LinkedSampleCounts linkedSamples, MeterRegistry meters,
+                            BackgroundWork work) {
         this.config = config;
         this.schedule = schedule;
         this.meters = meters;
         this.pending = new PendingChunks(config, openMinutes, meters);
-        this.writes = new DerivedWrites(archive, forwarder, openMinutes, meters);
+        this.writes = new DerivedWrites(archive, forwarder, openMinutes, meters, linkedSamples);
         this.forms = new OtlpForms(archive, processor, translator, spans, projects, version, meters);
         RelayMeter.DERIVATIONS_FAILURES.counter(meters);
         work.atStop(BackgroundWork.Stage.DERIVATION, "chunk derivations", this::stop);
@@ -84,16 +84,17 @@ public class ChunkDerivations {
      * {@code relay.links.max-pending-bytes}; beyond it only the key waits, and the Sentry form is read back.
      *
      * @param metadata the archived forms' user metadata
+     * @param receipt  when and from which SDK it came: its window starts then, its link outcome is counted under it
      */
     public void schedule(long projectId, ArchiveKey key, ProfileChunk chunk, Map<String, String> metadata,
-                         Instant receivedAt) {
+                         ChunkReceipt receipt) {
         if (!config.deferred()) {
-            deriveAtReceipt(projectId, key, chunk, metadata);
+            deriveAtReceipt(projectId, key, chunk, metadata, receipt);
             return;
         }
-        PendingChunks.Pending waiting = pending.hold(projectId, key, chunk,
+        PendingChunks.Pending waiting = pending.hold(projectId, key, chunk, receipt,
                 (holdObject, translated) -> forms.prepare(projectId, chunk, metadata, holdObject, translated));
-        schedule.at(receivedAt.plus(config.window()), () -> deriveWaiting(waiting, "window"));
+        schedule.at(receipt.receivedAt().plus(config.window()), () -> deriveWaiting(waiting, "window"));
         schedule.start();
     }
 
@@ -101,14 +102,17 @@ public class ChunkDerivations {
      * No window: the chunk in hand is translated with the spans known now and derived in the caller's thread, so the
      * answer follows both forms. A derivation the archive fails waits like any other, read back when retried.
      */
-    private void deriveAtReceipt(long projectId, ArchiveKey key, ProfileChunk chunk, Map<String, String> metadata) {
-        PendingChunks.Pending waiting = pending.holdKey(projectId, key, chunk);
-        deriveWaiting(waiting, "window", () -> writes.store(key, RelayMeter.CHUNK_STAGE.timer(meters, "translate")
-                .record(() -> forms.translated(projectId, chunk, metadata)), "window", true));
+    private void deriveAtReceipt(long projectId, ArchiveKey key, ProfileChunk chunk, Map<String, String> metadata,
+                                 ChunkReceipt receipt) {
+        PendingChunks.Pending waiting = pending.holdKey(projectId, key, chunk, receipt);
+        deriveWaiting(waiting, "window", () -> writes.store(projectId, key, RelayMeter.CHUNK_STAGE
+                .timer(meters, "translate").record(() -> forms.translated(projectId, chunk, metadata, receipt)),
+                "window", true));
     }
 
     private void deriveWaiting(PendingChunks.Pending waiting, String when) {
-        deriveWaiting(waiting, when, () -> derive(waiting.projectId(), waiting.key(), waiting.prepared(), when, true));
+        deriveWaiting(waiting, when, () -> derive(waiting.projectId(), waiting.key(), waiting.prepared(),
+                waiting.receipt(), when, true));
     }
 
     private void deriveWaiting(PendingChunks.Pending waiting, String when, Runnable derivation) {
@@ -161,11 +165,13 @@ public class ChunkDerivations {
      * Links, writes the OTLP object once and forwards it.
      *
      * @param prepared the chunk translated at receipt, or null to read its Sentry form back from the archive
+     * @param receipt  how the chunk path saw it, or null when this relay did not receive it (recovery, replay)
      * @param forward  whether to hand it to the forwarder (replay sends what it derives itself)
      */
-    private void derive(long projectId, ArchiveKey key, PreparedChunk prepared, String when, boolean forward) {
-        writes.store(key, prepared != null ? forms.link(projectId, prepared) : forms.fromArchive(projectId, key),
-                when, forward);
+    private void derive(long projectId, ArchiveKey key, PreparedChunk prepared, ChunkReceipt receipt, String when,
+                        boolean forward) {
+        writes.store(projectId, key, prepared != null ? forms.link(projectId, prepared, receipt)
+                : forms.fromArchive(projectId, key, receipt), when, forward);
     }
 
     /**
@@ -176,7 +182,7 @@ public class ChunkDerivations {
      * @throws ArchiveUnavailableException when the archive cannot be read or written
      */
     public Outcome deriveUnderived(long projectId, ArchiveKey key, boolean forward) {
-        return outcome(projectId, key, () -> derive(projectId, key, null, "recovery", forward));
+        return outcome(projectId, key, () -> derive(projectId, key, null, null, "recovery", forward));
     }
 
     /** Whether this relay itself waits for the chunk of this stem: a search leaves it alone. */

@@ -12,16 +12,19 @@ import java.util.List;
 
 /**
  * Writes a derived OTLP form once (a conditional write, so that when two replicas race only one writes and only that
- * one forwards), tells the open minutes, and forwards it.
+ * one forwards), counts its samples' link outcome, tells the open minutes, and forwards it.
  */
 final class DerivedWrites {
     private final ChunkArchive archive;
     private final ChunkForwarder forwarder;
     private final OpenMinutes openMinutes;
     private final MeterRegistry meters;
+    private final LinkedSampleCounts linkedSamples;
 
-    DerivedWrites(ChunkArchive archive, ChunkForwarder forwarder, OpenMinutes openMinutes, MeterRegistry meters) {
+    DerivedWrites(ChunkArchive archive, ChunkForwarder forwarder, OpenMinutes openMinutes, MeterRegistry meters,
+                  LinkedSampleCounts linkedSamples) {
         this.archive = archive;
+        this.linkedSamples = linkedSamples;
         this.forwarder = forwarder;
         this.openMinutes = openMinutes;
         this.meters = meters;
@@ -36,7 +39,7 @@ final class DerivedWrites {
      *
      * @param forward whether to hand it to the forwarder (replay sends what it derives itself)
      */
-    void store(ArchiveKey key, OtlpForms.Derived derived, String when, boolean forward) {
+    void store(long projectId, ArchiveKey key, OtlpForms.Derived derived, String when, boolean forward) {
         if (derived == null) {
             return;
         }
@@ -48,7 +51,9 @@ final class DerivedWrites {
             RelayMeter.DERIVATIONS_DUPLICATES.counter(meters).increment();
             return;
         }
+        // counted by the one derivation that wrote the form, so a chunk derived again (replay, a racing replica) is not
         LinkMeters.record(meters, derived.linked(), derived.unlinked(), derived.ambiguous());
+        linkedSamples.linked(projectId, derived.receipt(), derived.linked(), derived.linked() + derived.ambiguous());
         // the views of the newest minutes read it from there rather than from the archive
         openMinutes.derived(key, derived.metadata(), derived.form(), derived.stored(),
                 derived.asTranslatedAtReceipt());

@@ -3,6 +3,7 @@ package chunkrelay.envelope.derivation;
 import chunkrelay.chunk.ChunkItemHeader;
 import chunkrelay.chunk.ChunkOutcome;
 import chunkrelay.chunk.ChunkProcessor;
+import chunkrelay.chunk.ClientSdk;
 import chunkrelay.chunk.ProfileChunk;
 import chunkrelay.envelope.archive.ArchivedMetadata;
 import chunkrelay.envelope.archive.RelayVersion;
@@ -23,6 +24,7 @@ import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesSer
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Instant;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.LongPredicate;
@@ -63,12 +65,15 @@ final class OtlpForms {
      * ({@code form}) and its bytes ({@code otlp}), or, for a chunk that waited as compressed bytes and had no span to
      * link, only those bytes ({@code stored}, as the archive stores them). {@code asTranslatedAtReceipt}: the form is
      * the one translated at receipt, unchanged (no span to link), which the open minutes counted then.
+     * {@code receipt}: what the link outcome is counted under.
      */
     record Derived(ExportProfilesServiceRequest form, byte[] otlp, byte[] stored, Map<String, String> metadata,
-                   int linked, int unlinked, int ambiguous, boolean asTranslatedAtReceipt) {
-        static Derived of(ChunkTranslator.Translated translated, Map<String, String> metadata) {
+                   int linked, int unlinked, int ambiguous, boolean asTranslatedAtReceipt, ChunkReceipt receipt) {
+        static Derived of(ChunkTranslator.Translated translated, Map<String, String> metadata,
+                          ChunkReceipt receipt) {
             return new Derived(translated.request(), translated.request().toByteArray(), null, metadata,
-                    translated.linkedSamples(), translated.unlinkedSamples(), translated.ambiguousSamples(), false);
+                    translated.linkedSamples(), translated.unlinkedSamples(), translated.ambiguousSamples(), false,
+                    receipt);
         }
     }
 
@@ -102,19 +107,19 @@ final class OtlpForms {
      * Links the form translated at receipt; with no span to link to, it is the OTLP form as it is. Either way of
      * holding it gives the same bytes.
      */
-    Derived link(long projectId, PreparedChunk prepared) {
+    Derived link(long projectId, PreparedChunk prepared, ChunkReceipt receipt) {
         SpanTimeline timeline = spans.forSamples(projectId, prepared.profilerId(), prepared.firstSampleNanos(),
                 prepared.lastSampleNanos(), true);
         if (timeline.isEmpty()) {
             ExportProfilesServiceRequest unlinked = prepared.unlinked();
             return unlinked != null
                     ? new Derived(unlinked, unlinked.toByteArray(), null, prepared.metadata(), 0,
-                            prepared.sampleCount(), 0, true)
+                            prepared.sampleCount(), 0, true, receipt)
                     : new Derived(null, null, prepared.storedOtlp(), prepared.metadata(), 0, prepared.sampleCount(),
-                            0, true);
+                            0, true, receipt);
         }
         return Derived.of(SampleLinker.link(prepared.unlinked() != null ? prepared.unlinked()
-                : parse(archive.decompress(prepared.storedOtlp())), timeline), prepared.metadata());
+                : parse(archive.decompress(prepared.storedOtlp())), timeline), prepared.metadata(), receipt);
     }
 
     /** Parses a form that waited as bytes (past the pending objects' budget), counted as a read-back. */
@@ -127,18 +132,33 @@ final class OtlpForms {
         }
     }
 
-    /** Reads the Sentry form back and translates it with the spans known now; null when it is gone. */
-    Derived fromArchive(long projectId, ArchiveKey key) {
+    /**
+     * Reads the Sentry form back and translates it with the spans known now; null when it is gone.
+     *
+     * @param receipt how the chunk path saw it, or null when it is not known here (recovery, replay): then the chunk's
+     *                own {@code client_sdk} and platform, and its last sample's time for its receipt's
+     */
+    Derived fromArchive(long projectId, ArchiveKey key, ChunkReceipt receipt) {
         ProfileChunk normalised = readBack(key);
-        return normalised == null ? null : translated(projectId, normalised, ArchivedMetadata.of(normalised, version));
+        if (normalised == null) {
+            return null;
+        }
+        return translated(projectId, normalised, ArchivedMetadata.of(normalised, version),
+                receipt != null ? receipt : ownReceipt(normalised));
+    }
+
+    private static ChunkReceipt ownReceipt(ProfileChunk chunk) {
+        ClientSdk sdk = chunk.clientSdk();
+        return new ChunkReceipt(Instant.ofEpochSecond(0, chunk.lastSampleNanos()), sdk == null ? null : sdk.name(),
+                sdk == null ? null : sdk.version(), chunk.platform());
     }
 
     /** The chunk translated with the spans known now, in one pass. */
-    Derived translated(long projectId, ProfileChunk chunk, Map<String, String> metadata) {
+    Derived translated(long projectId, ProfileChunk chunk, Map<String, String> metadata, ChunkReceipt receipt) {
         TranslationContext context = TranslationContext.forProject(projectId)
                 .withServiceName(projects.serviceName(projectId))
                 .withSpans(spans.forChunk(projectId, chunk, true));
-        return Derived.of(translator.translateWithLinks(chunk, context), metadata);
+        return Derived.of(translator.translateWithLinks(chunk, context), metadata, receipt);
     }
 
     private ProfileChunk readBack(ArchiveKey key) {

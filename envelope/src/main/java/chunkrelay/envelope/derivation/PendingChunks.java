@@ -36,7 +36,7 @@ final class PendingChunks {
 
     /** A chunk waiting for its window; {@code prepared} is null when it is to be read back from the archive. */
     record Pending(long projectId, ArchiveKey key, PreparedChunk prepared, long bytes,
-                   long firstSampleNanos, long lastSampleNanos) {
+                   long firstSampleNanos, long lastSampleNanos, ChunkReceipt receipt) {
     }
 
     PendingChunks(LinksConfig config, OpenMinutes openMinutes, MeterRegistry meters) {
@@ -53,7 +53,7 @@ final class PendingChunks {
      * @param prepare given whether an OTLP object of so many heap bytes fits its budget (and reserving them if so),
      *                and where to hand the OTLP object as soon as it is made
      */
-    Pending hold(long projectId, ArchiveKey key, ProfileChunk chunk,
+    Pending hold(long projectId, ArchiveKey key, ProfileChunk chunk, ChunkReceipt receipt,
                  BiFunction<LongPredicate, Consumer<ExportProfilesServiceRequest>, PreparedChunk> prepare) {
         AtomicReference<ExportProfilesServiceRequest> translated = new AtomicReference<>();
         PreparedChunk prepared = pendingBytes.get() < config.pendingBytesLimit()
@@ -66,7 +66,7 @@ final class PendingChunks {
             bytes = 0;
         }
         Pending waiting = new Pending(projectId, key, prepared, bytes, chunk.firstSampleNanos(),
-                chunk.lastSampleNanos());
+                chunk.lastSampleNanos(), receipt);
         pending.put(key.stem(), waiting);
         // a chunk that waits by its key only (past the pending budget) waits uncounted: it has no metadata here
         openMinutes.received(key, chunk.firstSampleNanos(), chunk.lastSampleNanos(),
@@ -75,8 +75,9 @@ final class PendingChunks {
     }
 
     /** Holds, by its key only, a chunk derived at once: it waits only if its derivation is retried. */
-    Pending holdKey(long projectId, ArchiveKey key, ProfileChunk chunk) {
-        Pending waiting = new Pending(projectId, key, null, 0, chunk.firstSampleNanos(), chunk.lastSampleNanos());
+    Pending holdKey(long projectId, ArchiveKey key, ProfileChunk chunk, ChunkReceipt receipt) {
+        Pending waiting = new Pending(projectId, key, null, 0, chunk.firstSampleNanos(), chunk.lastSampleNanos(),
+                receipt);
         pending.put(key.stem(), waiting);
         return waiting;
     }

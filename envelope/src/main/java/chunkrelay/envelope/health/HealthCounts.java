@@ -3,6 +3,8 @@ package chunkrelay.envelope.health;
 import chunkrelay.chunk.SampleCounts;
 import chunkrelay.chunk.SampleDropRule;
 import chunkrelay.chunk.spans.SpanItems;
+import chunkrelay.envelope.derivation.ChunkReceipt;
+import chunkrelay.envelope.derivation.LinkedSampleCounts;
 import chunkrelay.envelope.links.SessionNames;
 import chunkrelay.envelope.schedule.BackgroundWork;
 import chunkrelay.envelope.schedule.ClockedSchedule;
@@ -32,13 +34,14 @@ import java.util.concurrent.ConcurrentHashMap;
  * stop and before each health answer of this replica, the hours that changed are written under a new sequence and
  * the older part removed. An hour is held until it ended {@link #HELD_AFTER_HOUR} ago and is
  * written; a chunk of an hour no longer held (a worker slower than that) continues the replica's part read back from
- * the bucket. The profiler ids transactions name come from the span intake ({@link SessionNames}), counted by the
- * minute the envelope was received like the chunks. Memory: at most {@code max-projects} project-hours, each with at
- * most {@code max-sdks} SDKs, {@code max-sessions} profiler ids that sent chunks and as many named by transactions.
- * Thread-safe.
+ * the bucket. The samples linked are counted when each chunk is derived ({@link LinkedSampleCounts}), under the
+ * SDK and minute its receipt recorded. The profiler ids transactions name come from the span intake
+ * ({@link SessionNames}), counted by the minute the envelope was received like the chunks. Memory: at most
+ * {@code max-projects} project-hours, each with at most {@code max-sdks} SDKs, {@code max-sessions} profiler ids
+ * that sent chunks and as many named by transactions. Thread-safe.
  */
 @Singleton
-public class HealthCounts implements SessionNames {
+public class HealthCounts implements SessionNames, LinkedSampleCounts {
     private static final Logger LOG = LoggerFactory.getLogger(HealthCounts.class);
     /** How long after its end an hour stays in memory: past the longest a worker holds a chunk it received. */
     static final Duration HELD_AFTER_HOUR = Duration.ofMinutes(10);
@@ -110,6 +113,22 @@ public class HealthCounts implements SessionNames {
             counts.add(key, minute, HourCounts.TRANSACTIONS, named);
             counts.named(key, minute, profilerId, named, config.maxSessions());
         }));
+    }
+
+    /**
+     * A chunk's samples as linked when it was derived, under the SDK and minute of its receipt; a chunk with no
+     * linkable sample changes nothing.
+     */
+    @Override
+    public void linked(long project, ChunkReceipt receipt, int linkedSamples, int linkableSamples) {
+        if (linkableSamples == 0) {
+            return;
+        }
+        count(project, receipt.receivedAt(), new SdkKey(receipt.sdk(), receipt.sdkVersion(), receipt.platform()),
+                (counts, key, minute) -> {
+                    counts.add(key, minute, HourCounts.LINKED_SAMPLES, linkedSamples);
+                    counts.add(key, minute, HourCounts.LINKABLE_SAMPLES, linkableSamples);
+                });
     }
 
     private interface Count {

@@ -180,6 +180,8 @@ public class HealthQuestions {
         private final Map<String, Long> dropped = new TreeMap<>();
         private final Set<String> sessions = new HashSet<>();
         private long transactions;
+        private long linkedSamples;
+        private long linkableSamples;
         private final Map<String, Long> named = new HashMap<>();
         private boolean sessionsCapped;
 
@@ -190,6 +192,10 @@ public class HealthQuestions {
                 samples += amount;
             } else if (counter.equals(HourCounts.TRANSACTIONS)) {
                 transactions += amount;
+            } else if (counter.equals(HourCounts.LINKED_SAMPLES)) {
+                linkedSamples += amount;
+            } else if (counter.equals(HourCounts.LINKABLE_SAMPLES)) {
+                linkableSamples += amount;
             } else if (counter.startsWith(HourCounts.REJECTED)) {
                 rejected.merge(counter.substring(HourCounts.REJECTED.length()), amount, Long::sum);
             } else if (counter.startsWith(HourCounts.DROPPED)) {
@@ -224,7 +230,7 @@ public class HealthQuestions {
             }
             return new SdkHealth(sdk.sdk(), sdk.version(), sdk.platform(), chunks, rejected, samples, dropped,
                     sessions.size(), sessionsCapped || withChunks.capped && silent > 0, transactions, silent,
-                    transactionsSilent);
+                    transactionsSilent, linkedSamples, linkableSamples);
         }
     }
 }

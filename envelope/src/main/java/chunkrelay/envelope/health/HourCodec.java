@@ -13,8 +13,9 @@ import java.util.Optional;
  * A replica's counts of an hour as stored: a format number, then per SDK its name, version, platform, whether its
  * sessions were capped, its minutes (minute of the hour, then its counters by name) and its profiler ids with their
  * masks of minutes, then (from format 2) the profiler ids its transactions named, each with its minutes and their
- * transactions. Counters go by name, so that a reader of another version sums those it knows; a part of format 1
- * names no ids.
+ * transactions. Counters go by name, so that a reader of another version sums those it knows (the linked and linkable
+ * samples came as two more counters, in format 2: a part without them reads as none); a part of format 1 names no
+ * ids.
  */
 final class HourCodec {
     private static final int FORMAT = 2;

@@ -8,7 +8,8 @@ import java.util.TreeMap;
 
 /**
  * One replica's health counts of one project and hour, per SDK: named counters per minute of the hour
- * ({@link #CHUNKS}, {@link #SAMPLES}, {@code rejected:}reason, {@code dropped:}rule), and the profiler ids that sent
+ * ({@link #CHUNKS}, {@link #SAMPLES}, {@link #LINKED_SAMPLES}, {@link #LINKABLE_SAMPLES}, {@code rejected:}reason,
+ * {@code dropped:}rule), and the profiler ids that sent
  * chunks with the minutes they sent them in (bit {@code m} of the mask: minute {@code m} of the hour), so that a
  * range counts distinct sessions; and the profiler ids the SDK's transactions named, with their transactions per
  * minute, so that a range tells the sessions named that sent no chunk. Each kind of id is held to
@@ -19,6 +20,10 @@ final class HourCounts {
     static final String SAMPLES = "samples";
     /** Transactions that named a profiler id, counted whether or not the id was kept. */
     static final String TRANSACTIONS = "transactions";
+    /** Samples of the SDK's chunks linked to a span, counted when each chunk was derived. */
+    static final String LINKED_SAMPLES = "linked_samples";
+    /** Samples a span of their thread covers (linked or ambiguous), likewise. */
+    static final String LINKABLE_SAMPLES = "linkable_samples";
     static final String REJECTED = "rejected:";
     static final String DROPPED = "dropped:";
 

@@ -22,9 +22,16 @@ import java.util.Map;
  * @param silentSessions profiler ids those transactions name with no chunk of that id received within
  *                       {@link HealthQuestions#silenceMargin} of the range
  * @param transactionsSilent transactions naming a silent session
+ * @param linkedSamples  samples of the accepted chunks linked to a span when the chunk was linked (after its link
+ *                       window), counted once per chunk in the minute the chunk was received
+ * @param linkableSamples samples a span of their thread covers: the linked ones and the ambiguous ones (covered by
+ *                       spans that do not nest); the others no span covers. Counted likewise. A chunk derived by
+ *                       the recovery pass or replay, which did not wait in this relay's memory, counts under its own
+ *                       {@code client_sdk} and platform and its last sample's minute
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 public record SdkHealth(String sdk, String version, String platform, long chunks, Map<String, Long> rejected,
                         long samples, Map<String, Long> samplesDropped, long sessions, boolean sessionsCapped,
-                        long transactions, long silentSessions, long transactionsSilent) {
+                        long transactions, long silentSessions, long transactionsSilent, long linkedSamples,
+                        long linkableSamples) {
 }

@@ -9,6 +9,7 @@ import chunkrelay.chunk.ProfileChunk;
 import chunkrelay.envelope.archive.ArchivedMetadata;
 import chunkrelay.envelope.archive.RelayVersion;
 import chunkrelay.envelope.derivation.ChunkDerivations;
+import chunkrelay.envelope.derivation.ChunkReceipt;
 import chunkrelay.envelope.derivation.LinkMeters;
 import chunkrelay.envelope.health.HealthCounts;
 import chunkrelay.envelope.health.SdkKey;
@@ -173,9 +174,10 @@ public class ArchivingChunkPipeline implements ChunkPipeline {
             return;
         }
         RelayMeter.CHUNKS_ACCEPTED.counter(meters, Platform.metricTag(chunk.platform())).increment();
-        health.accepted(item.projectId(), item.receivedAt(), sdkKey(item, chunk.clientSdk(), chunk.platform()),
-                chunk.profilerId().toHex(), accepted.samples());
-        derivations.schedule(item.projectId(), key, chunk, metadata, item.receivedAt());
+        SdkKey sdk = sdkKey(item, chunk.clientSdk(), chunk.platform());
+        health.accepted(item.projectId(), item.receivedAt(), sdk, chunk.profilerId().toHex(), accepted.samples());
+        derivations.schedule(item.projectId(), key, chunk, metadata,
+                new ChunkReceipt(item.receivedAt(), sdk.sdk(), sdk.version(), sdk.platform()));
     }
 
     private ArchiveResult archived(ArchiveKey key, Supplier<ArchiveResult> write) {

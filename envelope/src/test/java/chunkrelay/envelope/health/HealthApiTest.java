@@ -9,6 +9,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
+import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -23,7 +24,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * {@code GET /api/v1/projects/{p}/health} of a real relay on a real S3 server after the recorded SDK captures and a
  * set of invalid chunks ({@link HealthSends}): each SDK's row equals the test's own count of what it sent
- * ({@link SentChunks}), reason by reason and rule by rule, as JSON and as CSV.
+ * ({@link SentChunks}), reason by reason and rule by rule, and its linked and linkable samples those of its chunks'
+ * archived OTLP forms, as JSON and as CSV.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class HealthApiTest {
@@ -64,6 +66,18 @@ class HealthApiTest {
     }
 
     @Test
+    void eachSdksLinkedAndLinkableSamplesEqualTheArchivedOtlpForms() throws IOException {
+        RelayClient.Answer answer = relay.client().get("/api/v1/projects/1/health?" + range);
+        assertEquals(200, answer.status(), answer.raw());
+        Map<String, SentChunks.Links> expected = sent.links(relay);
+        assertEquals(expected, SentChunks.links(answer.body()));
+        // the captures link samples to their spans, and some span covers samples it does not link: linkable counts
+        assertTrue(expected.values().stream().mapToLong(SentChunks.Links::linkedSamples).sum() > 0, "linked samples");
+        assertTrue(expected.values().stream().anyMatch(l -> l.linkableSamples() > l.linkedSamples()),
+                "ambiguous samples: " + expected);
+    }
+
+    @Test
     void theMetersCountRefusalsByReasonAndDropsByRuleUnderBoundedSdkTags() {
         PrometheusScrape scrape = PrometheusScrape.of(relay.uri());
         Map<String, Double> reasons = new TreeMap<>();
@@ -96,25 +110,27 @@ class HealthApiTest {
     }
 
     @Test
-    void csvHasOneRowPerSdkWithEveryReasonAndRuleAsAColumn() {
+    void csvHasOneRowPerSdkWithEveryReasonAndRuleAsAColumn() throws IOException {
         RelayClient.Answer csv = relay.client().get("/api/v1/projects/1/health?format=csv&" + range);
         assertEquals(200, csv.status(), csv.raw());
         assertTrue(csv.header("Content-Type").startsWith("text/csv"), csv.header("Content-Type"));
         List<String> lines = csv.raw().lines().toList();
         List<String> columns = Arrays.asList(lines.get(0).split(","));
         assertEquals(List.of("sdk", "version", "platform", "chunks", "samples", "sessions", "sessions_capped",
-                "transactions", "silent_sessions", "transactions_silent"), columns.subList(0, 10));
+                "transactions", "silent_sessions", "transactions_silent", "linked_samples", "linkable_samples"),
+                columns.subList(0, 12));
         // every reason the relay names, and internal_error, whether or not the range has one
         assertTrue(columns.containsAll(List.of("rejected.internal_error", "rejected.profiling_duration_is_zero",
                 "rejected.profiling_invalid_json", "dropped.thread_with_fewer_than_two_samples")), columns.toString());
 
         Map<String, SentChunks.Row> rows = new TreeMap<>();
+        Map<String, SentChunks.Links> links = new TreeMap<>();
         for (String line : lines.subList(1, lines.size())) {
             String[] cells = line.split(",", -1);
             assertEquals(columns.size(), cells.length, line);
             Map<String, Long> rejected = new TreeMap<>();
             Map<String, Long> dropped = new TreeMap<>();
-            for (int c = 10; c < cells.length; c++) {
+            for (int c = 12; c < cells.length; c++) {
                 long count = Long.parseLong(cells[c]);
                 String column = columns.get(c);
                 if (count > 0 && column.startsWith("rejected.")) {
@@ -126,8 +142,13 @@ class HealthApiTest {
             rows.put(cells[0] + " " + cells[1] + " " + cells[2], new SentChunks.Row(Long.parseLong(cells[3]),
                     rejected, Long.parseLong(cells[4]), dropped, Long.parseLong(cells[5]), Long.parseLong(cells[7]),
                     Long.parseLong(cells[8]), Long.parseLong(cells[9])));
+            if (Long.parseLong(cells[11]) > 0) {
+                links.put(cells[0] + " " + cells[1] + " " + cells[2],
+                        new SentChunks.Links(Long.parseLong(cells[10]), Long.parseLong(cells[11])));
+            }
         }
         assertEquals(sent.rows(), rows);
+        assertEquals(sent.links(relay), links);
     }
 
     @Test

@@ -27,7 +27,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The page's ingest-health panel in a real headless browser after the recorded SDK captures and the invalid chunks of
  * {@link HealthSends}: one line of words per SDK and a table whose numbers equal the test's own count of what it sent
- * ({@link SentChunks}), reason by reason; a trace with no sample says why it may have none and links to the panel.
+ * ({@link SentChunks}), reason by reason, with the linked samples its walk of the archived OTLP forms counts; a trace
+ * with no sample says why it may have none and links to the panel.
  * The fields of silent sessions, transactions and linked samples are drawn by the page's own functions from a row
  * that has them. The panel's picture is saved as {@code envelope/target/health-panel.png}.
  */
@@ -105,6 +106,8 @@ class HealthPanelPageTest {
         List<String> lines = new ArrayList<>();
         browser.evaluate("window.chunkRelayView.health.sentences").forEach(l -> lines.add(l.asText()));
         assertEquals(expected.size(), lines.size(), "a line for each SDK, since each sent something: " + lines);
+        Map<String, SentChunks.Links> links = sent.links(relay);
+        assertFalse(links.isEmpty(), "the captures link samples");
         expected.forEach((key, row) -> {
             String[] sdk = key.split(" ", 3);
             String line = lines.stream().filter(l -> l.startsWith(sdk[0] + " " + sdk[1] + " (" + sdk[2] + "): "))
@@ -142,6 +145,13 @@ class HealthPanelPageTest {
                     assertTrue(line.contains(row.transactions() + (row.transactions() == 1 ? " transaction"
                             : " transactions") + " named profiler sessions that sent chunks"), line);
                 }
+            }
+            SentChunks.Links linked = links.get(key);
+            if (linked != null) {
+                assertTrue(line.contains(linked.linkedSamples() + " of " + linked.linkableSamples()
+                        + " linkable samples linked to spans"), line);
+            } else {
+                assertFalse(line.contains("linkable"), line);
             }
         });
         assertTrue(lines.stream().anyMatch(l -> l.contains("rejected: ")) && lines.stream().anyMatch(l ->

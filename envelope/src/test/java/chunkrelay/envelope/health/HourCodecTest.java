@@ -2,6 +2,7 @@ package chunkrelay.envelope.health;
 
 import org.junit.jupiter.api.Test;
 
+import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.Set;
@@ -55,6 +56,25 @@ class HourCodecTest {
         otherFormat[3] = 3;
         assertTrue(HourCodec.decode(otherFormat).isEmpty());
         assertTrue(HourCodec.decode(Arrays.copyOf(bytes, bytes.length + 1)).isEmpty());
+    }
+
+    @Test
+    void linkedSamplesAreCountersByNameSoFormatTwoCarriesThemAndAPartWithoutThemReadsAsNone() {
+        HourCounts linked = counts();
+        linked.add(JAVA, 5, HourCounts.LINKED_SAMPLES, 700);
+        linked.add(JAVA, 5, HourCounts.LINKABLE_SAMPLES, 750);
+        byte[] bytes = HourCodec.encode(linked);
+        // still format 2: a replica of the version before reads the part and sums the counters it knows
+        assertEquals(2, ByteBuffer.wrap(bytes).getInt());
+        HourCounts read = HourCodec.decode(bytes).orElseThrow();
+        assertEquals(Map.of(HourCounts.LINKED_SAMPLES, 700L, HourCounts.LINKABLE_SAMPLES, 750L),
+                read.counters(JAVA).get(5));
+        // a part written before the link counts (format 2, no such counter) reads with none
+        HourCounts before = HourCodec.decode(HourCodec.encode(counts())).orElseThrow();
+        assertTrue(before.counters(JAVA).values().stream().noneMatch(minute -> minute.containsKey(
+                HourCounts.LINKED_SAMPLES) || minute.containsKey(HourCounts.LINKABLE_SAMPLES)));
+        assertEquals(Map.of(0, Map.of(HourCounts.CHUNKS, 3L, HourCounts.SAMPLES, 1200L),
+                59, Map.of(HourCounts.REJECTED + "profiling_invalid_json", 2L)), before.counters(JAVA));
     }
 
     @Test

@@ -1,11 +1,20 @@
 package chunkrelay.envelope.health;
 
+import chunkrelay.envelope.testing.RunningRelay;
+import chunkrelay.storage.ArchivedChunk;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
+import io.opentelemetry.proto.profiles.v1development.KeyValueAndUnit;
+import io.opentelemetry.proto.profiles.v1development.Profile;
+import io.opentelemetry.proto.profiles.v1development.ProfilesDictionary;
+import io.opentelemetry.proto.profiles.v1development.Sample;
 
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -34,6 +43,12 @@ final class SentChunks {
     private final Map<String, Set<String>> sessions = new HashMap<>();
     /** Per SDK, per profiler id named, the transactions naming it. */
     private final Map<String, Map<String, Long>> named = new HashMap<>();
+    /** The SDK of each accepted chunk, by chunk id as the archive names it. */
+    private final Map<String, String> sdkOfChunk = new HashMap<>();
+
+    /** One SDK's samples linked to spans and linkable, as its chunks' archived OTLP forms hold them. */
+    record Links(long linkedSamples, long linkableSamples) {
+    }
 
     /** A transaction or span item the relay is to read. */
     void spans(JsonNode envelopeHeader, String type, byte[] payload) {
@@ -78,6 +93,67 @@ final class SentChunks {
                     Long::sum);
         }
         sessions.computeIfAbsent(sdk, s -> new HashSet<>()).add(chunk.path("profiler_id").asText().replace("-", ""));
+        sdkOfChunk.put(chunk.path("chunk_id").asText().replace("-", "").toLowerCase(Locale.ROOT), sdk);
+    }
+
+    /**
+     * Per SDK, by "sdk version platform", the samples of its chunks' archived OTLP forms that link to a span (a
+     * sample with a link, counted by its timestamps) and those a span covers: the linked ones and those the form's
+     * {@code sentry.profile.samples_ambiguous} attribute counts. SDKs whose chunks have no linkable sample are left
+     * out.
+     */
+    Map<String, Links> links(RunningRelay relay) throws IOException {
+        Map<String, long[]> counts = new TreeMap<>();
+        for (ArchivedChunk archived : relay.archivedChunks()) {
+            String sdk = sdkOfChunk.get(archived.key().chunkId());
+            if (sdk == null) {
+                throw new AssertionError("an archived chunk the test did not send: " + archived.key().stem());
+            }
+            ExportProfilesServiceRequest otlp = ExportProfilesServiceRequest.parseFrom(relay.archive()
+                    .readOtlp(archived));
+            ProfilesDictionary dictionary = otlp.getDictionary();
+            long[] sdkCounts = counts.computeIfAbsent(sdk, k -> new long[2]);
+            for (var resource : otlp.getResourceProfilesList()) {
+                for (var scope : resource.getScopeProfilesList()) {
+                    for (Profile profile : scope.getProfilesList()) {
+                        long linked = profile.getSamplesList().stream().filter(sample -> sample.getLinkIndex() != 0)
+                                .mapToLong(Sample::getTimestampsUnixNanoCount).sum();
+                        sdkCounts[0] += linked;
+                        sdkCounts[1] += linked + ambiguous(dictionary, profile);
+                    }
+                }
+            }
+        }
+        Map<String, Links> links = new TreeMap<>();
+        counts.forEach((sdk, c) -> {
+            if (c[1] > 0) {
+                links.put(sdk, new Links(c[0], c[1]));
+            }
+        });
+        return links;
+    }
+
+    private static long ambiguous(ProfilesDictionary dictionary, Profile profile) {
+        for (int index : profile.getAttributeIndicesList()) {
+            KeyValueAndUnit attribute = dictionary.getAttributeTable(index);
+            if (dictionary.getStringTable(attribute.getKeyStrindex()).equals("sentry.profile.samples_ambiguous")) {
+                return attribute.getValue().getIntValue();
+            }
+        }
+        return 0;
+    }
+
+    /** An answer's linked and linkable samples in the same form, SDKs with none left out. */
+    static Map<String, Links> links(JsonNode answer) {
+        Map<String, Links> links = new TreeMap<>();
+        for (JsonNode sdk : answer.path("sdks")) {
+            if (sdk.path("linkableSamples").asLong() > 0 || sdk.path("linkedSamples").asLong() > 0) {
+                links.put(sdk.path("sdk").asText() + " " + sdk.path("version").asText() + " "
+                        + sdk.path("platform").asText(), new Links(sdk.path("linkedSamples").asLong(),
+                        sdk.path("linkableSamples").asLong()));
+            }
+        }
+        return links;
     }
 
     /** A chunk the relay is to refuse for {@code reason}. */
