@@ -24,10 +24,10 @@ final class DerivedWrites {
     DerivedWrites(ChunkArchive archive, ChunkForwarder forwarder, OpenMinutes openMinutes, MeterRegistry meters,
                   LinkedSampleCounts linkedSamples) {
         this.archive = archive;
-        this.linkedSamples = linkedSamples;
         this.forwarder = forwarder;
         this.openMinutes = openMinutes;
         this.meters = meters;
+        this.linkedSamples = linkedSamples;
         for (String when : List.of("window", "recovery", "stop")) {
             RelayMeter.CHUNKS_DERIVED.counter(meters, when);
         }
