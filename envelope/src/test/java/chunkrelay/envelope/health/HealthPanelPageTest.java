@@ -11,9 +11,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 import java.net.URI;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -158,12 +155,7 @@ class HealthPanelPageTest {
                 l.contains("dropped by normalisation")) && lines.stream().anyMatch(l -> l.contains("sent no chunk")),
                 "the sends cover rejections, drops and silent sessions: " + lines);
 
-        browser.evaluate("document.getElementById('health').scrollIntoView()");
-        Path picture = Path.of("target", "health-panel.png");
-        Files.createDirectories(picture.getParent());
-        Files.write(picture, browser.screenshotOf("#health"));
-        assertTrue(Files.size(picture) > 10_000);
-        assertEquals(List.of(), browser.errors(), "the page logged errors");
+        HealthPanel.savePicture(browser, "health-panel.png");
     }
 
     @Test
@@ -219,14 +211,7 @@ class HealthPanelPageTest {
     }
 
     private void show(URI address) throws Exception {
-        // the page before this one is not taken for it while the navigation is under way
-        browser.evaluate("window.chunkRelayView = undefined");
-        browser.navigate(address);
-        browser.awaitTrue("Boolean(window.chunkRelayView) && (window.chunkRelayView.state === 'error'"
-                + " || window.chunkRelayView.state === 'drawn' && Boolean(window.chunkRelayView.health))",
-                Duration.ofSeconds(60));
-        assertEquals("drawn", browser.evaluate("window.chunkRelayView.state").asText(),
-                browser.evaluate("window.chunkRelayView.error").asText());
+        HealthPanel.show(browser, address);
     }
 
     private static List<String> texts(JsonNode array) {

@@ -80,11 +80,7 @@ class LinkedSamplesRoutesTest {
             HealthSends.send(HealthSends.all(sent), i -> relay.client());
             Map<String, SentChunks.Links> expected = sent.links(relay);
             List<ArchivedChunk> archived = relay.archivedChunks();
-            // from the first day of the chunks' samples: a chunk derived from its archived form alone would count in
-            // the minute of its last sample
-            LocalDate firstDay = archived.stream().map(c -> c.key().day()).min(LocalDate::compareTo).orElseThrow();
-            String range = "from=" + firstDay.atStartOfDay(ZoneOffset.UTC).toEpochSecond() + "&to="
-                    + (Instant.now().getEpochSecond() + 300);
+            String range = rangeFromFirstDay(archived);
             assertEquals(expected, SentChunks.links(health(relay, range)));
 
             ChunkDerivations derivations = relay.bean(ChunkDerivations.class);
@@ -105,9 +101,7 @@ class LinkedSamplesRoutesTest {
             HealthSends.send(HealthSends.all(sent), i -> relay.client());
             Map<String, SentChunks.Links> atReceipt = sent.links(relay);
             List<ArchivedChunk> archived = relay.archivedChunks();
-            LocalDate firstDay = archived.stream().map(c -> c.key().day()).min(LocalDate::compareTo).orElseThrow();
-            String range = "from=" + firstDay.atStartOfDay(ZoneOffset.UTC).toEpochSecond() + "&to="
-                    + (Instant.now().getEpochSecond() + 300);
+            String range = rangeFromFirstDay(archived);
 
             // the OTLP forms lost, as when a relay stopped without deriving: each is derived from its Sentry form
             String prefix = relay.archive().settings().prefix();
@@ -123,6 +117,13 @@ class LinkedSamplesRoutesTest {
                     a.linkedSamples() + b.linkedSamples(), a.linkableSamples() + b.linkableSamples())));
             assertEquals(expected, SentChunks.links(health(relay, range)));
         }
+    }
+
+    /** From the first day of the chunks' samples, where one counted under its last sample's minute would fall. */
+    private static String rangeFromFirstDay(List<ArchivedChunk> archived) {
+        LocalDate firstDay = archived.stream().map(c -> c.key().day()).min(LocalDate::compareTo).orElseThrow();
+        return "from=" + firstDay.atStartOfDay(ZoneOffset.UTC).toEpochSecond() + "&to="
+                + (Instant.now().getEpochSecond() + 300);
     }
 
     private static String rangeAround(Instant start) {

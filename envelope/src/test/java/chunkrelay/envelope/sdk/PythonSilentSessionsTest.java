@@ -1,5 +1,6 @@
 package chunkrelay.envelope.sdk;
 
+import chunkrelay.envelope.health.HealthPanel;
 import chunkrelay.envelope.testing.RelayClient;
 import chunkrelay.envelope.testing.RunningRelay;
 import chunkrelay.envelope.views.HeadlessChromium;
@@ -10,7 +11,6 @@ import org.junit.jupiter.api.Test;
 
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -104,14 +104,9 @@ class PythonSilentSessionsTest {
     private static void panelSays(RunningRelay relay, Instant start, String sdk, long silent, long sessions,
                                   long transactionsSilent, long transactions) throws Exception {
         try (HeadlessChromium browser = HeadlessChromium.start(1400, 1000)) {
-            browser.navigate(URI.create("http://localhost:" + relay.uri().getPort() + "/?project=" + PROJECT_ID
-                    + "&from=" + Instant.ofEpochSecond(start.getEpochSecond() - 60) + "&to="
+            HealthPanel.show(browser, URI.create("http://localhost:" + relay.uri().getPort() + "/?project="
+                    + PROJECT_ID + "&from=" + Instant.ofEpochSecond(start.getEpochSecond() - 60) + "&to="
                     + Instant.ofEpochSecond(Instant.now().getEpochSecond() + 60)));
-            browser.awaitTrue("Boolean(window.chunkRelayView) && (window.chunkRelayView.state === 'error'"
-                    + " || window.chunkRelayView.state === 'drawn' && Boolean(window.chunkRelayView.health))",
-                    Duration.ofSeconds(60));
-            assertEquals("drawn", browser.evaluate("window.chunkRelayView.state").asText(),
-                    browser.evaluate("window.chunkRelayView.error").asText());
             List<String> lines = new ArrayList<>();
             browser.evaluate("window.chunkRelayView.health.sentences").forEach(l -> lines.add(l.asText()));
             String line = lines.stream().filter(l -> l.startsWith(sdk)).findFirst()
@@ -120,12 +115,7 @@ class PythonSilentSessionsTest {
                     + " profiler sessions named by transactions sent no chunk"), line);
             assertTrue(line.contains(transactionsSilent + " of " + transactions
                     + (transactionsSilent == 1 ? " transaction has" : " transactions have") + " no profile"), line);
-            browser.evaluate("document.getElementById('health').scrollIntoView()");
-            Path picture = Path.of("target", "health-panel-python.png");
-            Files.createDirectories(picture.getParent());
-            Files.write(picture, browser.screenshotOf("#health"));
-            assertTrue(Files.size(picture) > 10_000);
-            assertEquals(List.of(), browser.errors(), "the page logged errors");
+            HealthPanel.savePicture(browser, "health-panel-python.png");
         }
     }
 
