@@ -16,10 +16,14 @@ import java.time.Duration;
  *                      {@code sessions} is a lower bound and says so ({@code sessionsCapped})
  * @param maxProjects   project-hours held in memory at once; past it, the counts of chunks of further projects are
  *                      left out (and counted in {@code relay_health_left_out_total})
+ * @param maxHeldTransactions transactions naming a session held until a chunk of it is known to span them or not
+ *                      (a minute and a half and the link window, at most); past it, further ones are not told and
+ *                      their SDK's {@code transactionsUncovered} is a lower bound ({@code sessionsCapped})
  */
 @ConfigurationProperties("relay.health")
 public record HealthConfig(@Bindable(defaultValue = "10s") Duration shareInterval,
                            @Bindable(defaultValue = "50") int maxSdks,
                            @Bindable(defaultValue = "10000") int maxSessions,
-                           @Bindable(defaultValue = "1000") int maxProjects) {
+                           @Bindable(defaultValue = "1000") int maxProjects,
+                           @Bindable(defaultValue = "100000") int maxHeldTransactions) {
 }

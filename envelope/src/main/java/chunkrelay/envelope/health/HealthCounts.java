@@ -3,8 +3,10 @@ package chunkrelay.envelope.health;
 import chunkrelay.chunk.SampleCounts;
 import chunkrelay.chunk.SampleDropRule;
 import chunkrelay.chunk.spans.SpanItems;
+import chunkrelay.chunk.spans.SpanRecord;
 import chunkrelay.envelope.derivation.ChunkReceipt;
 import chunkrelay.envelope.derivation.LinkedSampleCounts;
+import chunkrelay.envelope.links.LinksConfig;
 import chunkrelay.envelope.links.SessionNames;
 import chunkrelay.envelope.schedule.BackgroundWork;
 import chunkrelay.envelope.schedule.ClockedSchedule;
@@ -23,6 +25,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -36,7 +40,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * written; a chunk of an hour no longer held (a worker slower than that) continues the replica's part read back from
  * the bucket. The samples linked are counted when each chunk is derived ({@link LinkedSampleCounts}), under the
  * SDK and minute its receipt recorded. The profiler ids transactions name come from the span intake
- * ({@link SessionNames}), counted by the minute the envelope was received like the chunks. Memory: at most
+ * ({@link SessionNames}), counted by the minute the envelope was received like the chunks; those of them no chunk of
+ * their session spans are told after each share ({@link TransactionCoverage}). Memory: at most
  * {@code max-projects} project-hours, each with at most {@code max-sdks} SDKs, {@code max-sessions} profiler ids
  * that sent chunks and as many named by transactions. Thread-safe.
  */
@@ -53,6 +58,7 @@ public class HealthCounts implements SessionNames, LinkedSampleCounts {
     private final HealthMeters meters;
     private final Clock clock;
     private final Map<HourKey, Held> hours = new ConcurrentHashMap<>();
+    private final TransactionCoverage coverage;
 
     private record HourKey(String project, long hourNanos) {
     }
@@ -70,27 +76,39 @@ public class HealthCounts implements SessionNames, LinkedSampleCounts {
         }
     }
 
-    public HealthCounts(HealthObjects objects, HealthConfig config, MeterRegistry registry, Clock clock,
-                        BackgroundWork work) {
+    public HealthCounts(HealthObjects objects, HealthConfig config, LinksConfig links, MeterRegistry registry,
+                        Clock clock, BackgroundWork work) {
         this.objects = objects;
         this.config = config;
         this.meters = new HealthMeters(registry);
         this.clock = clock;
+        this.coverage = new TransactionCoverage(new HealthParts(objects), config.maxHeldTransactions(),
+                HealthQuestions.silenceMargin(links), config.shareInterval());
         ClockedSchedule schedule = work.schedule("health");
-        schedule.every(config.shareInterval(), config.shareInterval(), this::shareQuietly);
+        schedule.every(config.shareInterval(), config.shareInterval(), () -> {
+            // told only once this replica's chunks are in the bucket, where the telling reads every replica's
+            if (shareQuietly()) {
+                tellCoverageQuietly();
+            }
+        });
         work.atStop(BackgroundWork.Stage.PERIODIC, "health counts", left -> shareQuietly());
     }
 
-    /** A chunk archived: its samples as received and as dropped by rule, and its profiler session. */
-    public void accepted(long project, Instant receivedAt, SdkKey sdk, String profilerId, SampleCounts samples) {
+    /**
+     * A chunk archived: its samples as received and as dropped by rule, its profiler session and the time its samples
+     * span, {@code [firstSampleNanos, lastSampleNanos]}.
+     */
+    public void accepted(long project, Instant receivedAt, SdkKey sdk, String profilerId, SampleCounts samples,
+                         long firstSampleNanos, long lastSampleNanos) {
         count(project, receivedAt, sdk, (counts, key, minute) -> {
             counts.add(key, minute, HourCounts.CHUNKS, 1);
             counts.add(key, minute, HourCounts.SAMPLES, samples.received());
             for (SampleDropRule rule : SampleDropRule.values()) {
                 counts.add(key, minute, HourCounts.DROPPED + rule.ruleName(), samples.dropped(rule));
             }
-            counts.session(key, minute, profilerId, config.maxSessions());
+            counts.session(key, minute, profilerId, firstSampleNanos, lastSampleNanos, config.maxSessions());
         });
+        coverage.covered(profilerId, firstSampleNanos, lastSampleNanos);
         for (SampleDropRule rule : SampleDropRule.values()) {
             if (samples.dropped(rule) > 0) {
                 meters.dropped(sdk, rule, samples.dropped(rule));
@@ -105,14 +123,42 @@ public class HealthCounts implements SessionNames, LinkedSampleCounts {
         meters.rejected(sdk, reason);
     }
 
-    /** Transactions naming profiler ids, under the SDK the transaction (else the envelope) names. */
+    /**
+     * Transactions naming profiler ids, under the SDK the transaction (else the envelope) names; each held until it
+     * is told whether a chunk of its session spans it.
+     */
     @Override
-    public void named(long project, Instant receivedAt, SpanItems.Sender sender, Map<String, Integer> transactions) {
+    public void named(long project, Instant receivedAt, SpanItems.Sender sender, List<SpanRecord> transactions) {
         SdkKey sdk = new SdkKey(sender.name(), sender.version(), sender.platform());
-        count(project, receivedAt, sdk, (counts, key, minute) -> transactions.forEach((profilerId, named) -> {
-            counts.add(key, minute, HourCounts.TRANSACTIONS, named);
-            counts.named(key, minute, profilerId, named, config.maxSessions());
+        Map<String, Integer> named = new LinkedHashMap<>();
+        transactions.forEach(transaction -> named.merge(transaction.profilerId(), 1, Integer::sum));
+        count(project, receivedAt, sdk, (counts, key, minute) -> named.forEach((profilerId, times) -> {
+            counts.add(key, minute, HourCounts.TRANSACTIONS, times);
+            counts.named(key, minute, profilerId, times, config.maxSessions());
         }));
+        long receivedNanos = TimeBuckets.nanos(receivedAt);
+        for (SpanRecord transaction : transactions) {
+            if (!coverage.hold(new TransactionCoverage.Held(project, sdk, receivedNanos, transaction.profilerId(),
+                    transaction.startNanos(), transaction.endNanos()))) {
+                count(project, receivedAt, sdk, (counts, key, minute) -> counts.capSessions(key));
+            }
+        }
+    }
+
+    /** Tells the held transactions that are due, counting those no chunk of their session spans. */
+    void tellCoverage() {
+        coverage.tell(TimeBuckets.nanos(clock.instant()), transaction -> count(transaction.project(),
+                Instant.ofEpochSecond(0, transaction.receivedNanos()), transaction.sdk(), (counts, key, minute) ->
+                        counts.add(key, minute, HourCounts.TRANSACTIONS_UNCOVERED, 1)));
+    }
+
+    private void tellCoverageQuietly() {
+        try {
+            tellCoverage();
+        } catch (ArchiveUnavailableException e) {
+            LOG.warn("transactions' coverage not told, tried again in {}: {}", config.shareInterval(),
+                    e.getMessage());
+        }
     }
 
     /**
@@ -223,11 +269,13 @@ public class HealthCounts implements SessionNames, LinkedSampleCounts {
         }
     }
 
-    private void shareQuietly() {
+    private boolean shareQuietly() {
         try {
             share();
+            return true;
         } catch (ArchiveUnavailableException e) {
             LOG.warn("health counts not shared, tried again in {}: {}", config.shareInterval(), e.getMessage());
+            return false;
         }
     }
 }

@@ -11,7 +11,7 @@ import java.util.TreeSet;
 
 /**
  * The health answer as CSV, one row per SDK: {@code sdk,version,platform,chunks,samples,sessions,sessions_capped,transactions,
- * silent_sessions,transactions_silent,linked_samples,linkable_samples},
+ * silent_sessions,transactions_silent,transactions_uncovered,linked_samples,linkable_samples},
  * then one column {@code rejected.<reason>} per reason name and one {@code dropped.<rule>} per rule, sorted by name:
  * every reason and rule the relay knows (so that the columns do not change with the range), and any other one a
  * part of another version holds; 0 where none. Values that are not numbers are quoted when they hold a comma, quote or
@@ -36,7 +36,8 @@ final class HealthCsv {
             rules.addAll(row.samplesDropped().keySet());
         }
         StringBuilder header = new StringBuilder("sdk,version,platform,chunks,samples,sessions,sessions_capped,"
-                + "transactions,silent_sessions,transactions_silent,linked_samples,linkable_samples");
+                + "transactions,silent_sessions,transactions_silent,transactions_uncovered,linked_samples,"
+                + "linkable_samples");
         reasons.forEach(reason -> header.append(",rejected.").append(reason));
         rules.forEach(rule -> header.append(",dropped.").append(rule));
         out.write(header.append("\r\n").toString());
@@ -46,7 +47,8 @@ final class HealthCsv {
                     .append(quoted(row.platform())).append(',').append(row.chunks()).append(',')
                     .append(row.samples()).append(',').append(row.sessions()).append(',').append(row.sessionsCapped())
                     .append(',').append(row.transactions()).append(',').append(row.silentSessions()).append(',')
-                    .append(row.transactionsSilent()).append(',').append(row.linkedSamples()).append(',')
+                    .append(row.transactionsSilent()).append(',').append(row.transactionsUncovered()).append(',')
+                    .append(row.linkedSamples()).append(',')
                     .append(row.linkableSamples());
             reasons.forEach(reason -> line.append(',').append(row.rejected().getOrDefault(reason, 0L)));
             rules.forEach(rule -> line.append(',').append(row.samplesDropped().getOrDefault(rule, 0L)));

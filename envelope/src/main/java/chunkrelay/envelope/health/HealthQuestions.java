@@ -9,14 +9,12 @@ import jakarta.inject.Singleton;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 
@@ -26,7 +24,9 @@ import java.util.TreeMap;
  * the relay received it; a range takes every minute whose start lies in {@code [minute of from, to)}, so a range
  * counts whole minutes. A profiler id named by the range's transactions is silent when no replica counted a chunk of
  * it in the range widened by {@link #silenceMargin} on both sides (any SDK's: a session's chunks and transactions may
- * name their SDK apart). One listing per day of the widened range and one read per replica and hour.
+ * name their SDK apart). The transactions no chunk of their session spans were told and counted by the replica that
+ * received them ({@link TransactionCoverage}). One listing per day of the widened range and one read per replica and
+ * hour ({@link HealthParts}).
  */
 @Singleton
 public class HealthQuestions {
@@ -38,11 +38,13 @@ public class HealthQuestions {
     static final int MAX_CHUNK_IDS_PER_ANSWER = 1_000_000;
 
     private final HealthObjects objects;
+    private final HealthParts parts;
     private final HealthCounts counts;
     private final Duration silenceMargin;
 
     public HealthQuestions(HealthObjects objects, HealthCounts counts, LinksConfig links) {
         this.objects = objects;
+        this.parts = new HealthParts(objects);
         this.counts = counts;
         this.silenceMargin = silenceMargin(links);
     }
@@ -76,50 +78,17 @@ public class HealthQuestions {
         counts.share();
         long first = TimeBuckets.minuteOf(TimeBuckets.nanos(from));
         long end = TimeBuckets.nanos(to);
-        String projectId = ProjectIds.format(project);
         Map<SdkKey, Tally> tallies = new TreeMap<>(Comparator.comparing(SdkKey::sdk).thenComparing(SdkKey::version)
                 .thenComparing(SdkKey::platform));
         long margin = silenceMargin.toNanos();
         ChunkIds withChunks = new ChunkIds();
-        LocalDate last = TimeBuckets.dayOf(end + margin - 1);
-        for (LocalDate day = TimeBuckets.dayOf(first - margin); !day.isAfter(last); day = day.plusDays(1)) {
-            for (HealthObjects.Part part : objects.newestParts(projectId, day)) {
-                long minutes = minutesIn(part.hourNanos(), first, end);
-                long widened = minutesIn(part.hourNanos(), first - margin, end + margin);
-                if (widened != 0) {
-                    read(part).ifPresent(hour -> {
-                        add(hour, minutes, tallies);
-                        withChunks.add(hour, widened);
-                    });
-                }
-            }
-        }
+        parts.read(ProjectIds.format(project), first - margin, end + margin, (hourNanos, hour) -> {
+            add(hour, HealthParts.minutesIn(hourNanos, first, end), tallies);
+            withChunks.add(hour, HealthParts.minutesIn(hourNanos, first - margin, end + margin));
+        });
         List<SdkHealth> rows = new ArrayList<>();
         tallies.forEach((sdk, tally) -> rows.add(tally.row(sdk, withChunks)));
         return new Answer(project, from.toString(), to.toString(), rows);
-    }
-
-    /** The mask of an hour's minutes whose start lies in {@code [first, end)}. */
-    private static long minutesIn(long hourNanos, long first, long end) {
-        long mask = 0;
-        for (int minute = 0; minute < 60; minute++) {
-            long start = TimeBuckets.minuteOfHour(hourNanos, minute);
-            if (start >= first && start < end) {
-                mask |= 1L << minute;
-            }
-        }
-        return mask;
-    }
-
-    /** A part's counts; a part replaced since the listing is read as its replica's newest. */
-    private Optional<HourCounts> read(HealthObjects.Part part) {
-        Optional<byte[]> bytes = objects.read(part);
-        if (bytes.isEmpty()) {
-            bytes = objects.newestParts(part.projectId(), TimeBuckets.dayOf(part.hourNanos())).stream()
-                    .filter(p -> p.replica().equals(part.replica()) && p.hourNanos() == part.hourNanos())
-                    .findFirst().flatMap(objects::read);
-        }
-        return bytes.flatMap(HourCodec::decode);
     }
 
     /** Adds an hour's counts of the range's minutes; an SDK with none there gets no row from this hour. */
@@ -180,6 +149,7 @@ public class HealthQuestions {
         private final Map<String, Long> dropped = new TreeMap<>();
         private final Set<String> sessions = new HashSet<>();
         private long transactions;
+        private long transactionsUncovered;
         private long linkedSamples;
         private long linkableSamples;
         private final Map<String, Long> named = new HashMap<>();
@@ -192,6 +162,8 @@ public class HealthQuestions {
                 samples += amount;
             } else if (counter.equals(HourCounts.TRANSACTIONS)) {
                 transactions += amount;
+            } else if (counter.equals(HourCounts.TRANSACTIONS_UNCOVERED)) {
+                transactionsUncovered += amount;
             } else if (counter.equals(HourCounts.LINKED_SAMPLES)) {
                 linkedSamples += amount;
             } else if (counter.equals(HourCounts.LINKABLE_SAMPLES)) {
@@ -230,7 +202,7 @@ public class HealthQuestions {
             }
             return new SdkHealth(sdk.sdk(), sdk.version(), sdk.platform(), chunks, rejected, samples, dropped,
                     sessions.size(), sessionsCapped || withChunks.capped && silent > 0, transactions, silent,
-                    transactionsSilent, linkedSamples, linkableSamples);
+                    transactionsSilent, transactionsUncovered, linkedSamples, linkableSamples);
         }
     }
 }

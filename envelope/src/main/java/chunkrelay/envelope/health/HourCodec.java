@@ -13,12 +13,14 @@ import java.util.Optional;
  * A replica's counts of an hour as stored: a format number, then per SDK its name, version, platform, whether its
  * sessions were capped, its minutes (minute of the hour, then its counters by name) and its profiler ids with their
  * masks of minutes, then (from format 2) the profiler ids its transactions named, each with its minutes and their
- * transactions. Counters go by name, so that a reader of another version sums those it knows (the linked and linkable
- * samples came as two more counters, in format 2: a part without them reads as none); a part of format 1 names no
- * ids.
+ * transactions; then (from format 3) each profiler id that sent chunks with the intervals its chunks span. Counters go
+ * by name, so that a reader of another version sums those it knows (the linked and linkable samples came as two more
+ * counters in format 2, the uncovered transactions as one more in format 3: a part without them reads as none); a
+ * part of format 1 names no ids, one of format 1 or 2 knows no session's times.
  */
 final class HourCodec {
-    private static final int FORMAT = 2;
+    private static final int FORMAT = 3;
+    private static final int NO_COVERAGE = 2;
     private static final int NO_NAMED_IDS = 1;
 
     private HourCodec() {
@@ -62,6 +64,14 @@ final class HourCodec {
                     }
                 }
             }
+            out.writeInt(counts.coverage().size());
+            for (Map.Entry<String, long[]> session : counts.coverage().entrySet()) {
+                out.writeUTF(session.getKey());
+                out.writeInt(session.getValue().length);
+                for (long time : session.getValue()) {
+                    out.writeLong(time);
+                }
+            }
             out.flush();
             return bytes.toByteArray();
         } catch (IOException e) {
@@ -74,7 +84,7 @@ final class HourCodec {
         try {
             DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes));
             int format = in.readInt();
-            if (format != FORMAT && format != NO_NAMED_IDS) {
+            if (format != FORMAT && format != NO_COVERAGE && format != NO_NAMED_IDS) {
                 return Optional.empty();
             }
             HourCounts counts = new HourCounts();
@@ -104,6 +114,22 @@ final class HourCodec {
                         counts.named(sdk, in.readByte(), profilerId, in.readLong(), Integer.MAX_VALUE);
                     }
                 }
+            }
+            if (format == FORMAT) {
+                int covered = in.readInt();
+                for (int i = 0; i < covered; i++) {
+                    String profilerId = in.readUTF();
+                    long[] intervals = new long[in.readInt()];
+                    if (intervals.length % 2 != 0 || intervals.length > 2 * SessionCoverage.MAX_INTERVALS) {
+                        throw new IOException("not a session's intervals");
+                    }
+                    for (int t = 0; t < intervals.length; t++) {
+                        intervals[t] = in.readLong();
+                    }
+                    counts.mergeCoverage(profilerId, intervals);
+                }
+            } else {
+                counts.coverageUnknown();
             }
             if (in.read() != -1) {
                 throw new IOException("bytes after the counts");

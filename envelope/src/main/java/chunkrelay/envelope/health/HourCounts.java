@@ -13,7 +13,9 @@ import java.util.TreeMap;
  * chunks with the minutes they sent them in (bit {@code m} of the mask: minute {@code m} of the hour), so that a
  * range counts distinct sessions; and the profiler ids the SDK's transactions named, with their transactions per
  * minute, so that a range tells the sessions named that sent no chunk. Each kind of id is held to
- * {@code maxSessions} per hour, past which the SDK's sessions are capped. Not thread-safe: its owner locks it.
+ * {@code maxSessions} per hour, past which the SDK's sessions are capped. And, for each profiler id that sent chunks,
+ * the times those chunks span ({@link SessionCoverage}), so that a transaction of the session can be told covered or
+ * not; a part of a format before it knows none ({@link #coverageKnown}). Not thread-safe: its owner locks it.
  */
 final class HourCounts {
     static final String CHUNKS = "chunks";
@@ -24,6 +26,8 @@ final class HourCounts {
     static final String LINKED_SAMPLES = "linked_samples";
     /** Samples a span of their thread covers (linked or ambiguous), likewise. */
     static final String LINKABLE_SAMPLES = "linkable_samples";
+    /** Transactions naming a session that sent chunks, none of which spans the transaction's time. */
+    static final String TRANSACTIONS_UNCOVERED = "transactions_uncovered";
     static final String REJECTED = "rejected:";
     static final String DROPPED = "dropped:";
 
@@ -33,6 +37,8 @@ final class HourCounts {
     private int sessionCount;
     private final Map<SdkKey, Map<String, Map<Integer, Long>>> named = new HashMap<>();
     private int namedCount;
+    private final Map<String, long[]> coverage = new HashMap<>();
+    private boolean coverageKnown = true;
 
     /** Whether the SDK has counts here. */
     boolean has(SdkKey sdk) {
@@ -54,8 +60,11 @@ final class HourCounts {
         }
     }
 
-    /** Notes a profiler id that sent in {@code minute}; past {@code maxSessions} ids, notes the cap instead. */
-    void session(SdkKey sdk, int minute, String profilerId, int maxSessions) {
+    /**
+     * Notes a profiler id that sent in {@code minute} a chunk spanning {@code [first, last]}; past {@code maxSessions}
+     * ids, notes the cap instead.
+     */
+    void session(SdkKey sdk, int minute, String profilerId, long first, long last, int maxSessions) {
         Map<String, Long> ids = sessions.computeIfAbsent(sdk, s -> new HashMap<>());
         Long mask = ids.get(profilerId);
         if (mask == null && sessionCount >= maxSessions) {
@@ -66,6 +75,26 @@ final class HourCounts {
             sessionCount++;
         }
         ids.put(profilerId, (mask == null ? 0L : mask) | 1L << minute);
+        coverage.merge(profilerId, new long[] {first, last}, SessionCoverage::merge);
+    }
+
+    /** Adds a profiler id's intervals as read back. */
+    void mergeCoverage(String profilerId, long[] intervals) {
+        coverage.merge(profilerId, intervals, SessionCoverage::merge);
+    }
+
+    /** Per profiler id that sent chunks, the times they span. */
+    Map<String, long[]> coverage() {
+        return coverage;
+    }
+
+    /** Whether {@link #coverage} holds every session's: false for a part written before the relay kept it. */
+    boolean coverageKnown() {
+        return coverageKnown;
+    }
+
+    void coverageUnknown() {
+        coverageKnown = false;
     }
 
     /** Adds the minutes of {@code mask} to a profiler id's, as read back: the writer held it to its cap. */

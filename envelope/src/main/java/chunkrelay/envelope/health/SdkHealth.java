@@ -22,6 +22,9 @@ import java.util.Map;
  * @param silentSessions profiler ids those transactions name with no chunk of that id received within
  *                       {@link HealthQuestions#silenceMargin} of the range
  * @param transactionsSilent transactions naming a silent session
+ * @param transactionsUncovered transactions naming a session that sent chunks (so not silent), none of which spans
+ *                       any moment of the transaction: told once the chunks that could have come have had
+ *                       {@link HealthQuestions#silenceMargin} to come, until then not counted
  * @param linkedSamples  samples of the accepted chunks linked to a span when the chunk was linked (after its link
  *                       window), counted once per chunk in the minute the chunk was received
  * @param linkableSamples samples a span of their thread covers: the linked ones and the ambiguous ones (covered by
@@ -32,6 +35,7 @@ import java.util.Map;
 @JsonInclude(JsonInclude.Include.ALWAYS)
 public record SdkHealth(String sdk, String version, String platform, long chunks, Map<String, Long> rejected,
                         long samples, Map<String, Long> samplesDropped, long sessions, boolean sessionsCapped,
-                        long transactions, long silentSessions, long transactionsSilent, long linkedSamples,
+                        long transactions, long silentSessions, long transactionsSilent, long transactionsUncovered,
+                        long linkedSamples,
                         long linkableSamples) {
 }

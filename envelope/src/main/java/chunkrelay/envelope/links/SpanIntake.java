@@ -12,9 +12,7 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Reads the spans of an envelope's {@code transaction} and {@code span} items into the {@link SpanIndex} and the
@@ -53,14 +51,14 @@ public class SpanIntake {
         long projectId = envelope.projectId();
         List<SpanRecord> spans = new ArrayList<>();
         SpanItems.Sender sender = null;
-        Map<String, Integer> named = new LinkedHashMap<>();
+        List<SpanRecord> named = new ArrayList<>();
         for (SpanItem item : items) {
             SpanItems.Batch batch = SpanItems.read(item.type(), item.payload());
             spans.addAll(batch.spans());
             skipped.increment(batch.skipped());
             for (SpanRecord span : batch.spans()) {
                 if (span.segment() && span.profilerId() != null) {
-                    named.merge(span.profilerId(), 1, Integer::sum);
+                    named.add(span);
                     sender = sender != null ? sender : batch.sdk();
                 }
             }

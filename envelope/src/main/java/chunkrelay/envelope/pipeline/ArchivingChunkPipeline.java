@@ -175,7 +175,8 @@ public class ArchivingChunkPipeline implements ChunkPipeline {
         }
         RelayMeter.CHUNKS_ACCEPTED.counter(meters, Platform.metricTag(chunk.platform())).increment();
         SdkKey sdk = sdkKey(item, chunk.clientSdk(), chunk.platform());
-        health.accepted(item.projectId(), item.receivedAt(), sdk, chunk.profilerId().toHex(), accepted.samples());
+        health.accepted(item.projectId(), item.receivedAt(), sdk, chunk.profilerId().toHex(), accepted.samples(),
+                chunk.firstSampleNanos(), chunk.lastSampleNanos());
         derivations.schedule(item.projectId(), key, chunk, metadata,
                 new ChunkReceipt(item.receivedAt(), sdk.sdk(), sdk.version(), sdk.platform()));
     }

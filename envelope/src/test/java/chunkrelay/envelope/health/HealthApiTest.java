@@ -117,8 +117,9 @@ class HealthApiTest {
         List<String> lines = csv.raw().lines().toList();
         List<String> columns = Arrays.asList(lines.get(0).split(","));
         assertEquals(List.of("sdk", "version", "platform", "chunks", "samples", "sessions", "sessions_capped",
-                "transactions", "silent_sessions", "transactions_silent", "linked_samples", "linkable_samples"),
-                columns.subList(0, 12));
+                "transactions", "silent_sessions", "transactions_silent", "transactions_uncovered", "linked_samples",
+                "linkable_samples"),
+                columns.subList(0, 13));
         // every reason the relay names, and internal_error, whether or not the range has one
         assertTrue(columns.containsAll(List.of("rejected.internal_error", "rejected.profiling_duration_is_zero",
                 "rejected.profiling_invalid_json", "dropped.thread_with_fewer_than_two_samples")), columns.toString());
@@ -130,7 +131,7 @@ class HealthApiTest {
             assertEquals(columns.size(), cells.length, line);
             Map<String, Long> rejected = new TreeMap<>();
             Map<String, Long> dropped = new TreeMap<>();
-            for (int c = 12; c < cells.length; c++) {
+            for (int c = 13; c < cells.length; c++) {
                 long count = Long.parseLong(cells[c]);
                 String column = columns.get(c);
                 if (count > 0 && column.startsWith("rejected.")) {
@@ -142,9 +143,9 @@ class HealthApiTest {
             rows.put(cells[0] + " " + cells[1] + " " + cells[2], new SentChunks.Row(Long.parseLong(cells[3]),
                     rejected, Long.parseLong(cells[4]), dropped, Long.parseLong(cells[5]), Long.parseLong(cells[7]),
                     Long.parseLong(cells[8]), Long.parseLong(cells[9])));
-            if (Long.parseLong(cells[11]) > 0) {
+            if (Long.parseLong(cells[12]) > 0) {
                 links.put(cells[0] + " " + cells[1] + " " + cells[2],
-                        new SentChunks.Links(Long.parseLong(cells[10]), Long.parseLong(cells[11])));
+                        new SentChunks.Links(Long.parseLong(cells[11]), Long.parseLong(cells[12])));
             }
         }
         assertEquals(sent.rows(), rows);

@@ -36,7 +36,7 @@ class HealthPanelPageTest {
             "dropped", "sessions");
     private static final Map<String, String> LATER_COLUMNS = Map.of("silentSessions", "silent sessions",
             "transactions", "transactions", "transactionsSilent", "transactions without profile",
-            "linkedSamples", "linked samples", "linkableSamples", "linkable samples");
+            "transactionsUncovered", "transactions outside chunks", "linkedSamples", "linked samples", "linkableSamples", "linkable samples");
 
     private EmbeddedS3Server s3;
     private RunningRelay relay;
@@ -181,12 +181,14 @@ class HealthPanelPageTest {
         show(page);
         String row = "{sdk: 'sentry.python', version: '2.75.0', platform: 'python', chunks: 120, rejected: {},"
                 + " samples: 9000, samplesDropped: {}, sessions: 20, sessionsCapped: false, transactions: 735,"
-                + " silentSessions: 30, transactionsSilent: 449, linkedSamples: 5100, linkableSamples: 5100}";
+                + " silentSessions: 30, transactionsSilent: 449, transactionsUncovered: 12, linkedSamples: 5100,"
+                + " linkableSamples: 5100}";
         List<String> said = new ArrayList<>();
         browser.evaluate("window.chunkRelayHealth.sentences(" + row + ")").forEach(s -> said.add(s.asText()));
         assertEquals(List.of("120 chunks accepted from 20 profiler sessions, 9000 samples",
                 "30 of 50 profiler sessions named by transactions sent no chunk",
                 "449 of 735 transactions have no profile",
+                "12 transactions ran when no chunk of their session did",
                 "5100 of 5100 linkable samples linked to spans"), said);
 
         List<String> none = new ArrayList<>();
@@ -202,10 +204,10 @@ class HealthPanelPageTest {
         List<String> columns = new ArrayList<>();
         browser.evaluate("window.chunkRelayView.health.columns").forEach(c -> columns.add(c.asText()));
         List<String> expected = new ArrayList<>(COLUMNS);
-        expected.addAll(List.of("silent sessions", "transactions", "transactions without profile", "linked samples",
-                "linkable samples"));
+        expected.addAll(List.of("silent sessions", "transactions", "transactions without profile",
+                "transactions outside chunks", "linked samples", "linkable samples"));
         assertEquals(expected, columns);
-        assertEquals(List.of("30", "735", "449", "5100", "5100"), texts(browser.evaluate(
+        assertEquals(List.of("30", "735", "449", "12", "5100", "5100"), texts(browser.evaluate(
                 "Array.from(document.querySelectorAll('#healthRows td')).slice(8).map(td => td.textContent)")));
         assertEquals(List.of(), browser.errors(), "the page logged errors");
     }

@@ -6,6 +6,7 @@ import chunkrelay.envelope.testing.RunningRelay;
 import chunkrelay.retry.TestClock;
 import chunkrelay.storage.ArchiveLayout;
 import chunkrelay.storage.EmbeddedS3Server;
+import chunkrelay.storage.TimeBuckets;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;
 
@@ -30,14 +31,16 @@ class HeldHoursTest {
             HealthCounts counts = relay.bean(HealthCounts.class);
             Instant received = clock.instant();
             counts.rejected(1, received, SDK, "profiling_invalid_json");
-            counts.accepted(1, received, SDK, "0123456789abcdef0123456789abcdef", SampleCounts.noneDropped(7));
+            counts.accepted(1, received, SDK, "0123456789abcdef0123456789abcdef", SampleCounts.noneDropped(7),
+                    TimeBuckets.nanos(received) - 1, TimeBuckets.nanos(received));
             counts.share();
 
             clock.advance(Duration.ofHours(2));
             counts.share();
             // a worker slower than the hour's hold counts one more of each
             counts.rejected(1, received, SDK, "profiling_invalid_json");
-            counts.accepted(1, received, SDK, "fedcba9876543210fedcba9876543210", SampleCounts.noneDropped(5));
+            counts.accepted(1, received, SDK, "fedcba9876543210fedcba9876543210", SampleCounts.noneDropped(5),
+                    TimeBuckets.nanos(received) - 1, TimeBuckets.nanos(received));
 
             String range = "from=" + (received.getEpochSecond() - 60) + "&to=" + (received.getEpochSecond() + 60);
             RelayClient.Answer answer = relay.client().get("/api/v1/projects/1/health?" + range);

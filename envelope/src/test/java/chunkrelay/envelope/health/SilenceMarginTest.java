@@ -6,6 +6,7 @@ import chunkrelay.envelope.testing.RelayClient;
 import chunkrelay.envelope.testing.RunningRelay;
 import chunkrelay.retry.TestClock;
 import chunkrelay.storage.EmbeddedS3Server;
+import chunkrelay.storage.TimeBuckets;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;
 
@@ -31,6 +32,12 @@ class SilenceMarginTest {
     private static final String FAR = "0000000000000000000000000000000f";
     private static final String NEVER = "00000000000000000000000000000000";
 
+    /** A chunk of three samples spanning the second before it was received. */
+    private static void accepted(HealthCounts counts, Instant received, SdkKey sdk, String profilerId) {
+        counts.accepted(1, received, sdk, profilerId, SampleCounts.noneDropped(3),
+                TimeBuckets.nanos(received.minusSeconds(1)), TimeBuckets.nanos(received));
+    }
+
     @Test
     void aSessionIsSilentWithoutAChunkWithinTheWindowAndAMinuteOfTheRange() {
         try (EmbeddedS3Server s3 = EmbeddedS3Server.inMemory();
@@ -39,12 +46,12 @@ class SilenceMarginTest {
             HealthCounts counts = relay.bean(HealthCounts.class);
             // the range is one minute, well inside an hour, so that the widened range stays in it
             Instant minute = clock.instant().truncatedTo(ChronoUnit.HOURS).plus(Duration.ofMinutes(30));
-            counts.named(1, minute.plusSeconds(10), PYTHON, Map.of(BEFORE, 2, AFTER, 3, OTHER_SDK, 1, FAR, 4,
-                    NEVER, 5));
-            counts.accepted(1, minute.minusSeconds(50), PYTHON_CHUNKS, BEFORE, SampleCounts.noneDropped(3));
-            counts.accepted(1, minute.plusSeconds(60 + 80), PYTHON_CHUNKS, AFTER, SampleCounts.noneDropped(3));
-            counts.accepted(1, minute.plusSeconds(20), OTHER_ROW, OTHER_SDK, SampleCounts.noneDropped(3));
-            counts.accepted(1, minute.plusSeconds(60 + 180), PYTHON_CHUNKS, FAR, SampleCounts.noneDropped(3));
+            counts.named(1, minute.plusSeconds(10), PYTHON, NamedTransactions.naming(Map.of(BEFORE, 2, AFTER, 3,
+                    OTHER_SDK, 1, FAR, 4, NEVER, 5), minute.plusSeconds(10)));
+            accepted(counts, minute.minusSeconds(50), PYTHON_CHUNKS, BEFORE);
+            accepted(counts, minute.plusSeconds(60 + 80), PYTHON_CHUNKS, AFTER);
+            accepted(counts, minute.plusSeconds(20), OTHER_ROW, OTHER_SDK);
+            accepted(counts, minute.plusSeconds(60 + 180), PYTHON_CHUNKS, FAR);
 
             RelayClient.Answer answer = relay.client().get("/api/v1/projects/1/health?from="
                     + minute.getEpochSecond() + "&to=" + (minute.getEpochSecond() + 60));

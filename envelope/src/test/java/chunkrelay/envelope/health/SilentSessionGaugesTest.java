@@ -104,11 +104,12 @@ class SilentSessionGaugesTest {
                     new Named(2, NODE, "00000000000000000000000000000007", 7,
                             Optional.of(Duration.ofMinutes(60).plus(margin).minusSeconds(30))));
             for (Named n : named) {
-                counts.named(n.project(), hour.plus(Duration.ofMinutes(30)), n.sender(),
-                        Map.of(n.profilerId(), n.transactions()));
+                counts.named(n.project(), hour.plus(Duration.ofMinutes(30)), n.sender(), NamedTransactions.naming(
+                        Map.of(n.profilerId(), n.transactions()), hour.plus(Duration.ofMinutes(30))));
                 SdkKey chunks = n.sender().name().equals(NODE.name()) ? NODE_CHUNKS : PYTHON_CHUNKS;
                 n.chunkAfterHourStart().ifPresent(after -> counts.accepted(n.project(), hour.plus(after), chunks,
-                        n.profilerId(), SampleCounts.noneDropped(2)));
+                        n.profilerId(), SampleCounts.noneDropped(2), TimeBuckets.nanos(hour.plus(after)) - 1,
+                        TimeBuckets.nanos(hour.plus(after))));
             }
             Map<List<String>, long[]> expected = expected(named, margin, hour);
             List<String> python = List.of("sentry.python", "2.75", "python");
@@ -131,7 +132,8 @@ class SilentSessionGaugesTest {
             }
 
             // counts of the decided hour shared later do not make the job read the bucket again within the hour
-            counts.named(1, hour.plus(Duration.ofMinutes(40)), NODE, Map.of("0000000000000000000000000000000e", 9));
+            counts.named(1, hour.plus(Duration.ofMinutes(40)), NODE, NamedTransactions.naming(
+                    Map.of("0000000000000000000000000000000e", 9), hour.plus(Duration.ofMinutes(40))));
             counts.share();
             moveTo(clock, settled.plus(Duration.ofMinutes(10)));
             gauges.runDue();

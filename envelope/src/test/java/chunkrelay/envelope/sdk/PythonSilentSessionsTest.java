@@ -14,8 +14,9 @@ import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -39,6 +40,7 @@ class PythonSilentSessionsTest {
     private static final long PROJECT_ID = 42;
     private static final String PUBLIC_KEY = "c0ffee5e1ec7ab1e5a11ab1e0b5e55ed";
     private static final Duration BUSY_WORK = Duration.ofSeconds(20);
+    private static final Duration LINK_WINDOW = Duration.ofSeconds(5);
 
     @Test
     void silentSessionsAndTheirTransactionsEqualTheTestsOwnCountOfWhatTheSdkSent() throws Exception {
@@ -47,7 +49,9 @@ class PythonSilentSessionsTest {
                 "trace");
         try (EmbeddedS3Server s3 = EmbeddedS3Server.inMemory();
              RunningRelay relay = RunningRelay.start(s3, Map.of(
-                     "relay.projects." + PROJECT_ID + ".keys", List.of(PUBLIC_KEY)));
+                     "relay.projects." + PROJECT_ID + ".keys", List.of(PUBLIC_KEY),
+                     // a short window and share interval, so that the transactions are told sooner
+                     "relay.links.window", LINK_WINDOW.toSeconds() + "s", "relay.health.share-interval", "1s"));
              EnvelopeRecorder hop = EnvelopeRecorder.forwardingTo(new RelayTarget(relay.uri(), PROJECT_ID,
                      PUBLIC_KEY))) {
             Instant start = Instant.now();
@@ -55,18 +59,34 @@ class PythonSilentSessionsTest {
             ProfileChunkAssertions.assertEveryEnvelopeAccepted(python.sdk(), hop.envelopes());
 
             Map<String, Long> named = new TreeMap<>();
-            Set<String> withChunks = new HashSet<>();
+            Map<String, List<double[]>> times = new HashMap<>();
             for (ReceivedEnvelope envelope : hop.envelopes()) {
                 for (ReceivedEnvelope.Item transaction : envelope.itemsOfType("transaction")) {
-                    JsonNode id = transaction.payloadJson().path("contexts").path("profile").path("profiler_id");
+                    JsonNode payload = transaction.payloadJson();
+                    JsonNode id = payload.path("contexts").path("profile").path("profiler_id");
                     if (id.isTextual()) {
                         named.merge(id.asText().replace("-", ""), 1L, Long::sum);
+                        times.computeIfAbsent(id.asText().replace("-", ""), i -> new ArrayList<>()).add(new double[] {
+                                seconds(payload.path("start_timestamp")), seconds(payload.path("timestamp"))});
                     }
                 }
             }
+            Map<String, List<double[]>> chunkSpans = new HashMap<>();
             for (JsonNode chunk : hop.profileChunks()) {
-                withChunks.add(chunk.path("profiler_id").asText().replace("-", ""));
+                double first = Double.MAX_VALUE;
+                double last = -Double.MAX_VALUE;
+                for (JsonNode sample : chunk.path("profile").path("samples")) {
+                    first = Math.min(first, sample.path("timestamp").asDouble());
+                    last = Math.max(last, sample.path("timestamp").asDouble());
+                }
+                chunkSpans.computeIfAbsent(chunk.path("profiler_id").asText().replace("-", ""),
+                        i -> new ArrayList<>()).add(new double[] {first, last});
             }
+            Set<String> withChunks = chunkSpans.keySet();
+            // a transaction of a session that sent chunks, none of them from before its end to after its start
+            long transactionsUncovered = times.entrySet().stream().filter(id -> withChunks.contains(id.getKey()))
+                    .flatMap(id -> id.getValue().stream().filter(t -> chunkSpans.get(id.getKey()).stream()
+                            .noneMatch(c -> c[0] <= t[1] && c[1] >= t[0]))).count();
             long transactions = named.values().stream().mapToLong(Long::longValue).sum();
             long silent = named.keySet().stream().filter(id -> !withChunks.contains(id)).count();
             long transactionsSilent = named.entrySet().stream().filter(id -> !withChunks.contains(id.getKey()))
@@ -76,6 +96,10 @@ class PythonSilentSessionsTest {
                             + withChunks);
             assertTrue(transactions >= 30, "transactions naming sessions: " + named);
 
+            // told once the chunks that could have come had the link window and a minute past the last minute
+            Instant told = Instant.now().truncatedTo(ChronoUnit.MINUTES).plus(Duration.ofMinutes(2))
+                    .plus(LINK_WINDOW).plusSeconds(3);
+            Thread.sleep(Math.max(0, Duration.between(Instant.now(), told).toMillis()));
             RelayClient.Answer answer = relay.client().get("/api/v1/projects/" + PROJECT_ID + "/health?from="
                     + (start.getEpochSecond() - 60) + "&to=" + (Instant.now().getEpochSecond() + 60));
             assertEquals(200, answer.status(), answer.raw());
@@ -89,11 +113,13 @@ class PythonSilentSessionsTest {
             assertEquals(transactions, row.path("transactions").asLong(), answer.raw());
             assertEquals(silent, row.path("silentSessions").asLong(), answer.raw());
             assertEquals(transactionsSilent, row.path("transactionsSilent").asLong(), answer.raw());
+            assertEquals(transactionsUncovered, row.path("transactionsUncovered").asLong(), answer.raw());
             String sdk = "sentry.python " + row.path("version").asText() + " (" + row.path("platform").asText() + "): ";
             panelSays(relay, start, sdk, silent, withChunks.size(), transactionsSilent, transactions);
             System.out.println("[sdk-e2e] " + run.timings() + ": " + named.size() + " sessions named by "
                     + transactions + " transactions, " + withChunks.size() + " sent chunks (" + hop.profileChunks()
-                    .size() + " chunks); " + silent + " silent, named by " + transactionsSilent + " transactions");
+                    .size() + " chunks); " + silent + " silent, named by " + transactionsSilent + " transactions; "
+                    + transactionsUncovered + " transactions outside their session's chunks");
         }
     }
 
@@ -117,6 +143,15 @@ class PythonSilentSessionsTest {
                     + (transactionsSilent == 1 ? " transaction has" : " transactions have") + " no profile"), line);
             HealthPanel.savePicture(browser, "health-panel-python.png");
         }
+    }
+
+    /** A time as the SDK wrote it: seconds since the epoch, or an RFC 3339 text (the Python SDK's). */
+    private static double seconds(JsonNode time) {
+        if (time.isNumber()) {
+            return time.asDouble();
+        }
+        Instant instant = Instant.parse(time.asText());
+        return instant.getEpochSecond() + instant.getNano() / 1e9;
     }
 
     /** {@code envelope/target/sdk-e2e}, where the other SDK tests keep their installs. */

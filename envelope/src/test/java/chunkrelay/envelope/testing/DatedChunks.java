@@ -27,6 +27,11 @@ public final class DatedChunks {
 
     /** An envelope with the first recorded chunk of {@code platform} whose first sample is at {@code firstSample}. */
     public static byte[] envelope(String platform, Instant firstSample, int chunkNumber) {
+        return envelope(platform, firstSample, chunkNumber, null);
+    }
+
+    /** Likewise, of profiler session {@code profilerId} (32 hex digits), or the recorded one when null. */
+    public static byte[] envelope(String platform, Instant firstSample, int chunkNumber, String profilerId) {
         RecordedChunk recorded = Fixtures.sdkChunks().stream()
                 .filter(c -> c.itemHeader().path("platform").asText().equals(platform)).findFirst().orElseThrow();
         try {
@@ -38,6 +43,9 @@ public final class DatedChunks {
                 ((ObjectNode) sample).put("timestamp", sample.path("timestamp").asDouble() + shift);
             }
             payload.put("chunk_id", chunkId(chunkNumber));
+            if (profilerId != null) {
+                payload.put("profiler_id", profilerId);
+            }
             byte[] body = JSON.writeValueAsBytes(payload);
             ObjectNode item = recorded.itemHeader().deepCopy();
             item.put("length", body.length);
