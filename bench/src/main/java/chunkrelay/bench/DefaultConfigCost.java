@@ -17,7 +17,9 @@ import java.util.stream.Collectors;
 /**
  * What a chunk costs the relay as a user runs it: the shaded jar with its default configuration (a 30 s link window)
  * at the shipped container's heap, driven by the recorded SDK envelopes of one SDK (those carrying a chunk, gzipped as
- * sent, each with a fresh chunk id) at full load (clients back to back) and at a fleet's fixed rate. The full-load row
+ * sent, each with a fresh chunk id and its samples dated now, as a live SDK's arrive: {@code -Dbench.default.dated-now=false}
+ * sends them with their recorded dates, late chunks to the relay) at full load (clients back to back) and at a fleet's
+ * fixed rate. The full-load row
  * counts the relay process's CPU from its start until every chunk of it is derived, so the derivations after the
  * window count; the fleet row counts it over its steady state ({@link #fleetRow}). Per chunk, besides: the
  * read-backs, what a waiting chunk holds, GC pauses and allocation. The floor is {@link ReadingFloor}, over the same
@@ -32,6 +34,7 @@ final class DefaultConfigCost {
     /** Fleet rows: {@code -Dbench.fleet.rate} chunks a second for {@code -Dbench.fleet.seconds}. */
     static final double FLEET_RATE = Double.parseDouble(System.getProperty("bench.fleet.rate", "20"));
     static final Duration FLEET = Duration.ofSeconds(Long.getLong("bench.fleet.seconds", 60));
+    static final boolean DATED_NOW = Boolean.parseBoolean(System.getProperty("bench.default.dated-now", "true"));
     private static final Duration WINDOW = Duration.ofSeconds(30);
     /** Past the window, so that the warm-up's first derivations run (and are compiled) before anything is measured. */
     private static final Duration MIN_WARM_UP = WINDOW.plusSeconds(15);
@@ -82,7 +85,7 @@ final class DefaultConfigCost {
         String warmUp;
         double idle;
         try (RelayProcess relay = RelayProcess.startAsShipped(jar, CONTAINER_HEAP, work)) {
-            LoadRun load = new LoadRun(relay.base(), names);
+            LoadRun load = new LoadRun(relay.base(), names, DATED_NOW);
             warmUp = warmUp(relay, load);
             relay.awaitDerived(DRAIN);
             rows.add(row(relay, CLIENTS + " clients, full load", () -> load.drive(false, CLIENTS, FULL_LOAD)));

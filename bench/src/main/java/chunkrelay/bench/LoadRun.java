@@ -9,6 +9,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -61,39 +62,51 @@ final class LoadRun {
      * One recorded request, ready to be sent with a fresh chunk id each time (the relay suppresses chunks it archived
      * moments ago, so a repeated id would skip translation and archiving). A gzip body is sent as three gzip members,
      * which decode to one stream: the recorded envelope up to the chunk id and after it, each compressed once, and
-     * the new id between them; so each request costs the client no recompression.
+     * the new id between them; so each request costs the client no recompression. Dated now, its chunk's samples are
+     * moved to end at the moment it is made ready, again every {@link #REDATE} (so a chunk is at most that old when
+     * sent, as a live SDK's is when it arrives): the client then spends a parse and a compression of the envelope
+     * that often.
      */
     static final class Prepared {
+        /** How often a request dated now is dated again. */
+        static final Duration REDATE = Duration.ofSeconds(5);
+
         private final URI envelopeUri;
         private final URI discardUri;
         private final List<SdkRequest.Header> headers;
+        private final SdkRequest recorded;
         private final boolean gzip;
-        private final byte[] before;
-        private final byte[] after;
-        private final long decodedBytes;
+        private final boolean datedNow;
+        private volatile Body body;
 
-        Prepared(URI base, SdkRequest recorded) {
+        /** The request's bytes around the chunk id (after null: sent as recorded, no id to refresh). */
+        private record Body(byte[] before, byte[] after, long decodedBytes, long datedAtNanos) {
+        }
+
+        Prepared(URI base, SdkRequest recorded, boolean datedNow) {
             envelopeUri = base.resolve(recorded.pathAndQuery());
             discardUri = base.resolve(DISCARD_PATH);
             headers = recorded.headers().stream()
                     .filter(h -> !RESTRICTED.contains(h.name().toLowerCase(Locale.ROOT))).toList();
+            this.recorded = recorded;
             String encoding = recorded.headers().stream().filter(h -> h.name().equalsIgnoreCase("Content-Encoding"))
                     .map(SdkRequest.Header::value).findFirst().orElse("").trim().toLowerCase(Locale.ROOT);
-            byte[] envelope = recorded.envelope();
-            int id = chunkIdOffset(envelope);
-            boolean fresh = id >= 0 && (encoding.isEmpty() || encoding.equals("gzip"));
             gzip = encoding.equals("gzip");
-            if (fresh) {
-                byte[] head = Arrays.copyOfRange(envelope, 0, id);
-                byte[] tail = Arrays.copyOfRange(envelope, id + 32, envelope.length);
-                before = gzip ? Gzip.of(head) : head;
-                after = gzip ? Gzip.of(tail) : tail;
-            } else {
-                // nothing to refresh, or an encoding this client does not write: the recorded bytes as they are
-                before = recorded.body();
-                after = null;
+            boolean refreshable = chunkIdOffset(recorded.envelope()) >= 0 && (encoding.isEmpty() || gzip);
+            this.datedNow = datedNow && refreshable;
+            body = refreshable ? body(recorded.envelope()) : new Body(recorded.body(), null,
+                    recorded.envelope().length, System.nanoTime());
+        }
+
+        private Body body(byte[] envelope) {
+            long now = System.nanoTime();
+            if (datedNow) {
+                envelope = DatedEnvelope.endingAt(envelope, Instant.now());
             }
-            decodedBytes = envelope.length;
+            int id = chunkIdOffset(envelope);
+            byte[] head = Arrays.copyOfRange(envelope, 0, id);
+            byte[] tail = Arrays.copyOfRange(envelope, id + 32, envelope.length);
+            return new Body(gzip ? Gzip.of(head) : head, gzip ? Gzip.of(tail) : tail, envelope.length, now);
         }
 
         HttpRequest request(boolean discard) {
@@ -102,27 +115,43 @@ final class LoadRun {
 
         /** Whether each request carries a fresh chunk id (the one given); else the recorded bytes go as they are. */
         boolean refreshed() {
-            return after != null;
+            return body.after() != null;
         }
 
         HttpRequest request(boolean discard, String chunkId) {
-            byte[] body = before;
-            if (after != null) {
+            Body current = current();
+            byte[] sent = current.before();
+            if (current.after() != null) {
                 byte[] id = chunkId.getBytes(StandardCharsets.US_ASCII);
                 byte[] middle = gzip ? Gzip.of(id) : id;
-                body = new byte[before.length + middle.length + after.length];
-                System.arraycopy(before, 0, body, 0, before.length);
-                System.arraycopy(middle, 0, body, before.length, middle.length);
-                System.arraycopy(after, 0, body, before.length + middle.length, after.length);
+                byte[] before = current.before();
+                byte[] after = current.after();
+                sent = new byte[before.length + middle.length + after.length];
+                System.arraycopy(before, 0, sent, 0, before.length);
+                System.arraycopy(middle, 0, sent, before.length, middle.length);
+                System.arraycopy(after, 0, sent, before.length + middle.length, after.length);
             }
             HttpRequest.Builder builder = HttpRequest.newBuilder(discard ? discardUri : envelopeUri)
-                    .timeout(Duration.ofSeconds(60)).POST(HttpRequest.BodyPublishers.ofByteArray(body));
+                    .timeout(Duration.ofSeconds(60)).POST(HttpRequest.BodyPublishers.ofByteArray(sent));
             headers.forEach(h -> builder.header(h.name(), h.value()));
             return builder.build();
         }
 
+        private Body current() {
+            Body current = body;
+            if (datedNow && System.nanoTime() - current.datedAtNanos() > REDATE.toNanos()) {
+                synchronized (this) {
+                    if (body == current) {
+                        body = body(recorded.envelope());
+                    }
+                    current = body;
+                }
+            }
+            return current;
+        }
+
         long decodedBytes() {
-            return decodedBytes;
+            return body.decodedBytes();
         }
 
         /** Where the 32 hex digits of the first {@code "chunk_id":"...} start, or -1. */
@@ -145,8 +174,13 @@ final class LoadRun {
     }
 
     LoadRun(URI base, List<String> requestNames) {
+        this(base, requestNames, false);
+    }
+
+    /** With {@code datedNow}, each chunk's samples end at most {@link Prepared#REDATE} before it is sent. */
+    LoadRun(URI base, List<String> requestNames, boolean datedNow) {
         for (String name : requestNames) {
-            requests.add(new Prepared(base, Fixtures.sdkRequest(name)));
+            requests.add(new Prepared(base, Fixtures.sdkRequest(name), datedNow));
         }
     }
 

@@ -283,7 +283,8 @@ final class RelayJarSections {
     void defaultConfiguration() throws Exception {
         out.printf("%nDefault configuration (the relay's shaded jar as shipped: link window 30 s, -Xmx%s, the"
                 + " container's heap (1 GiB x 60%%),%n  embedded archive, loopback; the recorded SDK envelopes"
-                + " carrying a chunk, gzipped as sent, each with a fresh chunk id:%n  %d clients back to back for %d s,"
+                + " carrying a chunk, gzipped as sent, each with a fresh chunk id, %s:%n  %d clients back to back for"
+                + " %d s,"
                 + " then %.0f chunks/s for a window and %d s;%n  CPU us = the relay process's CPU per chunk: at full"
                 + " load from the row's start until every chunk of it is derived;%n  at the fleet's rate over its"
                 + " last %<d s, as many chunks derived as received; x archive / x value / x token = against the"
@@ -291,7 +292,8 @@ final class RelayJarSections {
                 + " value-decoding Jackson pass / the token pass%n  over the same chunks' JSON in this JVM; read-backs,"
                 + " GC pauses%n  (humongous-allocation ones) and pause ms per chunk; held B = bytes held in memory per"
                 + " waiting chunk at the end of the row's load;%n  alloc/B = bytes the relay allocated per byte of"
-                + " chunk JSON)%n", DefaultConfigCost.CONTAINER_HEAP, DefaultConfigCost.CLIENTS,
+                + " chunk JSON)%n", DefaultConfigCost.CONTAINER_HEAP, DefaultConfigCost.DATED_NOW
+                ? "samples dated now" : "samples as recorded (late chunks)", DefaultConfigCost.CLIENTS,
                 DefaultConfigCost.FULL_LOAD.toSeconds(), DefaultConfigCost.FLEET_RATE,
                 DefaultConfigCost.FLEET.toSeconds());
         out.println(DefaultConfigCost.header());
