@@ -27,7 +27,7 @@ import java.util.Set;
  * sample stay.
  */
 final class PerfettoChunk {
-    static final Set<String> CONTENT_TYPES = Set.of("perfetto", ChunkProcessor.PERFETTO_CONTENT_TYPE);
+    static final Set<String> CONTENT_TYPES = Set.of("perfetto", ChunkItemHeader.PERFETTO_CONTENT_TYPE);
 
     private PerfettoChunk() {
     }
@@ -38,7 +38,7 @@ final class PerfettoChunk {
             throw new ChunkRejectedException(ChunkRejectionReason.PLATFORM_NOT_SUPPORTED, metadata.contentType() == null
                     ? "the compound item's metadata has no content_type naming a Perfetto trace"
                     : "the compound item's trace is \"" + JsonValues.abbreviate(metadata.contentType())
-                    + "\": only Perfetto traces (\"perfetto\", \"" + ChunkProcessor.PERFETTO_CONTENT_TYPE
+                    + "\": only Perfetto traces (\"perfetto\", \"" + ChunkItemHeader.PERFETTO_CONTENT_TYPE
                     + "\") are supported");
         }
         if (metadata.missingField() != null) {
