@@ -16,8 +16,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A heap too small for the work in flight is the relay's condition, not a bug and not the client's fault: the
- * request is answered 503 with {@code Retry-After} ({@link RetryLater}; the SDK retries), counted, and logged once with the heap size; the relay stays up,
- * since the memory of the failed request is garbage as soon as it is answered.
+ * request is answered 503 with {@code Retry-After} ({@link RetryLater}; the SDK retries), counted, and logged once
+ * with the heap size; the relay stays up, since the memory of the failed request is garbage as soon as it is
+ * answered.
  */
 @Produces
 @Singleton

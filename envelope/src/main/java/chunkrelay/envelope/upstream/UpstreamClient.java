@@ -76,7 +76,8 @@ final class UpstreamClient {
         if (status / 100 == 2) {
             countEnvelope("delivered");
         } else if (status == 429) {
-            rateLimits.record(envelope.publicKey(), String.join(",", response.headers().allValues(UpstreamRateLimits.HEADER)),
+            rateLimits.record(envelope.publicKey(),
+                    String.join(",", response.headers().allValues(UpstreamRateLimits.HEADER)),
                     response.headers().firstValue("Retry-After").orElse(null), clock.instant());
             countEnvelope("upstream_rate_limited");
         } else {
