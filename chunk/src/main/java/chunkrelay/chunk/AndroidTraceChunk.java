@@ -128,10 +128,11 @@ final class AndroidTraceChunk {
                     "timestamp plus the trace's offsets is past the times this relay can represent");
         }
         SampleOrder.stableSortByTime(times, stacks, threads, times.length);
-        return new ProfileChunk(chunk.chunkId(), chunk.profilerId(), chunk.platform(), chunk.release(),
-                chunk.environment(), chunk.clientSdk(), chunk.version(), frames, samples.stackOffsets(),
-                samples.stackFrames(), times, stacks, threads, threadIds, threadMetadata, chunk.debugImages(),
-                chunk.measurements(), SampledTime.WALL_CLOCK);
+        ChunkFields fields = chunk.fields();
+        return new ProfileChunk(fields.chunkId(), fields.profilerId(), fields.platform(), fields.release(),
+                fields.environment(), fields.clientSdk(), fields.version(), frames, samples.stackOffsets(),
+                samples.stackFrames(), times, stacks, threads, threadIds, threadMetadata, fields.debugImages(),
+                fields.measurements(), SampledTime.WALL_CLOCK);
     }
 
     private static Frame frame(ArtMethod method, int methodId) {

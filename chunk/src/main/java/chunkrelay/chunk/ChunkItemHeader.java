@@ -9,6 +9,8 @@ package chunkrelay.chunk;
  *                    (Perfetto) item's JSON metadata ends and its trace begins
  */
 public record ChunkItemHeader(String platform, String contentType, Long metaLength) {
+    /** The {@code content_type} of a compound Perfetto item, as the released SDK writes it. */
+    public static final String PERFETTO_CONTENT_TYPE = "application/x-perfetto-trace";
 
     /** A header without {@code meta_length}: every JSON chunk item. */
     public ChunkItemHeader(String platform, String contentType) {

@@ -128,7 +128,7 @@ final class ChunkNormaliser {
         }
 
         // 7.
-        List<Frame> frames = "cocoa".equals(chunk.platform()) ? maskAddresses(chunk.frames()) : chunk.frames();
+        List<Frame> frames = "cocoa".equals(chunk.fields().platform()) ? maskAddresses(chunk.frames()) : chunk.frames();
 
         // 8.
         Map<String, ThreadMetadata> threadMetadata = new TreeMap<>();
@@ -139,10 +139,11 @@ final class ChunkNormaliser {
             }
         }
 
-        ProfileChunk normalised = new ProfileChunk(chunk.chunkId(), chunk.profilerId(), chunk.platform(),
-                chunk.release(), chunk.environment(), chunk.clientSdk(), chunk.version(), frames, stackOffsets,
+        ChunkFields fields = chunk.fields();
+        ProfileChunk normalised = new ProfileChunk(fields.chunkId(), fields.profilerId(), fields.platform(),
+                fields.release(), fields.environment(), fields.clientSdk(), fields.version(), frames, stackOffsets,
                 stackFrames, times, stacks, threads, kept, keptThreads.toArray(String[]::new), threadMetadata,
-                chunk.debugImages(), chunk.measurements(), SampledTime.WALL_CLOCK);
+                fields.debugImages(), fields.measurements(), SampledTime.WALL_CLOCK);
         return new ChunkOutcome.Accepted(normalised, SampleCounts.dropped(parsedSamples,
                 SampleDropRule.THREAD_WITH_FEWER_THAN_TWO_SAMPLES, parsedSamples - kept));
     }

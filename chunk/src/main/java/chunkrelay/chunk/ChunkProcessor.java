@@ -39,7 +39,6 @@ import java.util.concurrent.atomic.LongAdder;
 public final class ChunkProcessor {
     /** Relay's default {@code max_profile_size}: 50 MiB. */
     public static final long DEFAULT_MAX_CHUNK_BYTES = 50L * 1024 * 1024;
-    public static final String PERFETTO_CONTENT_TYPE = "application/x-perfetto-trace";
     /** serde_json's recursion limit: 128 levels, of which 127 containers may nest. */
     static final int MAX_NESTING_DEPTH = 127;
 
@@ -207,7 +206,7 @@ public final class ChunkProcessor {
         }
         int parameters = contentType.indexOf(';');
         String mediaType = parameters < 0 ? contentType : contentType.substring(0, parameters);
-        return mediaType.trim().toLowerCase(Locale.ROOT).equals(PERFETTO_CONTENT_TYPE);
+        return mediaType.trim().toLowerCase(Locale.ROOT).equals(ChunkItemHeader.PERFETTO_CONTENT_TYPE);
     }
 
     private interface JsonRead<T> {

@@ -1,25 +1,15 @@
 package chunkrelay.chunk;
 
-import java.util.List;
-import java.util.Map;
-
 /**
  * An Android ART trace chunk as parsed from its JSON (Relay's {@code AndroidProfileChunk}), before the trace is
  * decoded: the chunk's fields and where the base64 text of {@code sampled_profile} is.
  *
+ * @param fields         the chunk-level fields
  * @param timestampNanos the chunk's {@code timestamp} (Unix time taken just before tracing started): the time origin
  *                       of the trace's wall-clock offsets
  */
 record ParsedAndroidChunk(
-        SentryUuid chunkId,
-        SentryUuid profilerId,
-        String platform,
-        String release,
-        String environment,
-        ClientSdk clientSdk,
-        String version,
-        List<DebugImage> debugImages,
-        Map<String, Measurement> measurements,
+        ChunkFields fields,
         long timestampNanos,
         SampledProfileText sampledProfile) {
 

@@ -9,17 +9,12 @@ import java.util.Map;
  * stand for ids too large for any array; likewise frame indices in stacks. Normalisation may take its
  * arrays over (and sort them in place), so a parsed chunk is normalised once and not used afterwards.
  *
+ * @param fields            the chunk-level fields
  * @param hasSampledProfile whether the root object has a non-null {@code sampled_profile} (an Android format)
  * @param hasChunkIdAlias   whether the root object has {@code event_id} or {@code profile_id}
  */
 record ParsedChunk(
-        SentryUuid chunkId,
-        SentryUuid profilerId,
-        String platform,
-        String release,
-        String environment,
-        ClientSdk clientSdk,
-        String version,
+        ChunkFields fields,
         List<Frame> frames,
         int[] stackOffsets,
         int[] stackFrames,
@@ -28,8 +23,6 @@ record ParsedChunk(
         int[] sampleThreadIndices,
         List<String> threadIds,
         Map<String, ThreadMetadata> threadMetadata,
-        List<DebugImage> debugImages,
-        Map<String, Measurement> measurements,
         boolean hasSampledProfile,
         boolean hasChunkIdAlias) {
 
@@ -43,7 +36,7 @@ record ParsedChunk(
 
     /** What Relay's minimal parse would have read from the same payload, for its version dispatch. */
     MinimalChunk routing() {
-        return new MinimalChunk(platform, version, hasSampledProfile);
+        return new MinimalChunk(fields.platform(), fields.version(), hasSampledProfile);
     }
 
     int sampleCount() {

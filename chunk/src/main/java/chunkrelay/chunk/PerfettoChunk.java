@@ -27,7 +27,7 @@ import java.util.Set;
  * sample stay.
  */
 final class PerfettoChunk {
-    static final Set<String> CONTENT_TYPES = Set.of("perfetto", ChunkProcessor.PERFETTO_CONTENT_TYPE);
+    static final Set<String> CONTENT_TYPES = Set.of("perfetto", ChunkItemHeader.PERFETTO_CONTENT_TYPE);
 
     private PerfettoChunk() {
     }
@@ -38,16 +38,17 @@ final class PerfettoChunk {
             throw new ChunkRejectedException(ChunkRejectionReason.PLATFORM_NOT_SUPPORTED, metadata.contentType() == null
                     ? "the compound item's metadata has no content_type naming a Perfetto trace"
                     : "the compound item's trace is \"" + JsonValues.abbreviate(metadata.contentType())
-                    + "\": only Perfetto traces (\"perfetto\", \"" + ChunkProcessor.PERFETTO_CONTENT_TYPE
+                    + "\": only Perfetto traces (\"perfetto\", \"" + ChunkItemHeader.PERFETTO_CONTENT_TYPE
                     + "\") are supported");
         }
         if (metadata.missingField() != null) {
             throw new ChunkRejectedException(ChunkRejectionReason.INVALID_JSON, metadata.missingField());
         }
-        if (!headerPlatform.equals(metadata.platform())) {
+        ChunkFields fields = metadata.fields();
+        if (!headerPlatform.equals(fields.platform())) {
             throw new ChunkRejectedException(ChunkRejectionReason.INVALID_PROFILE_TYPE,
                     "item header platform \"" + JsonValues.abbreviate(headerPlatform)
-                            + "\" differs from the chunk's platform \"" + JsonValues.abbreviate(metadata.platform()) + "\"");
+                            + "\" differs from the chunk's platform \"" + JsonValues.abbreviate(fields.platform()) + "\"");
         }
         PerfettoProfile profile;
         try {
@@ -64,11 +65,11 @@ final class PerfettoChunk {
         int[] stacks = profile.sampleStacks();
         int[] threads = profile.sampleThreads();
         SampleOrder.stableSortByTime(times, stacks, threads, times.length);
-        List<DebugImage> images = new ArrayList<>(metadata.debugImages());
+        List<DebugImage> images = new ArrayList<>(fields.debugImages());
         images.addAll(profile.debugImages());
-        return new ProfileChunk(metadata.chunkId(), metadata.profilerId(), metadata.platform(), metadata.release(),
-                metadata.environment(), metadata.clientSdk(), metadata.version(), profile.frames(),
+        return new ProfileChunk(fields.chunkId(), fields.profilerId(), fields.platform(), fields.release(),
+                fields.environment(), fields.clientSdk(), fields.version(), profile.frames(),
                 profile.stackOffsets(), profile.stackFrames(), times, stacks, threads, profile.threadIds(),
-                profile.threadMetadata(), images, metadata.measurements(), SampledTime.CPU);
+                profile.threadMetadata(), images, fields.measurements(), SampledTime.CPU);
     }
 }

@@ -178,8 +178,8 @@ final class SampleV2Parser {
                 }
             }
             if (mode == Mode.PERFETTO_METADATA) {
-                return new ParsedPerfettoMetadata(chunkId, profilerId, platform, release, environment, clientSdk,
-                        version, debugImages, measurements, contentType,
+                return new ParsedPerfettoMetadata(new ChunkFields(chunkId, profilerId, platform, release,
+                        environment, clientSdk, version, debugImages, measurements), contentType,
                         fields.firstMissing("chunk_id", "profiler_id", "platform", "client_sdk"));
             }
             if (android) {
@@ -187,12 +187,12 @@ final class SampleV2Parser {
                 if (release == null) {
                     throw new ChunkSchemaException("release: invalid type: null, expected a string");
                 }
-                return new ParsedAndroidChunk(chunkId, profilerId, platform, release, environment, clientSdk, version,
-                        debugImages, measurements, timestampNanos, sampledProfile);
+                return new ParsedAndroidChunk(new ChunkFields(chunkId, profilerId, platform, release, environment,
+                        clientSdk, version, debugImages, measurements), timestampNanos, sampledProfile);
             }
             fields.require("chunk_id", "profiler_id", "platform", "client_sdk", "version", "profile");
-            return profile.chunk(chunkId, profilerId, platform, release, environment, clientSdk, version, debugImages,
-                    measurements, hasSampledProfile, hasChunkIdAlias);
+            return profile.chunk(new ChunkFields(chunkId, profilerId, platform, release, environment, clientSdk,
+                    version, debugImages, measurements), hasSampledProfile, hasChunkIdAlias);
         }
 
         /**

@@ -52,12 +52,9 @@ final class SampleV2ProfileReader {
     }
 
     /** The chunk with the profile read, and the chunk-level fields its caller read around it. */
-    ParsedChunk chunk(SentryUuid chunkId, SentryUuid profilerId, String platform, String release, String environment,
-                      ClientSdk clientSdk, String version, List<DebugImage> debugImages,
-                      Map<String, Measurement> measurements, boolean hasSampledProfile, boolean hasChunkIdAlias) {
-        return new ParsedChunk(chunkId, profilerId, platform, release, environment, clientSdk, version,
-                frames.toImmutableList(), stackOffsets, stackFrames, timestamps.toArray(), stackIds.toArray(),
-                threadIndices.toArray(), threadIds, threadMetadata, debugImages, measurements, hasSampledProfile,
+    ParsedChunk chunk(ChunkFields fields, boolean hasSampledProfile, boolean hasChunkIdAlias) {
+        return new ParsedChunk(fields, frames.toImmutableList(), stackOffsets, stackFrames, timestamps.toArray(),
+                stackIds.toArray(), threadIndices.toArray(), threadIds, threadMetadata, hasSampledProfile,
                 hasChunkIdAlias);
     }
 

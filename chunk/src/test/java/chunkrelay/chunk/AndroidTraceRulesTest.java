@@ -1,6 +1,6 @@
 package chunkrelay.chunk;
 
-import chunkrelay.chunk.art.ArtSampleReplay;
+import chunkrelay.chunk.art.ArtLimits;
 import chunkrelay.chunk.fixtures.ArtTraces;
 import chunkrelay.chunk.fixtures.ArtTraces.Builder;
 import org.junit.jupiter.api.Test;
@@ -254,7 +254,7 @@ class AndroidTraceRulesTest {
         ProfileChunk chunk = accepted(ArtTraces.builder().elapsedMicros("100000").thread(7, "main")
                 .method(0, "A", "a", "()V", "").enter(7, 0, 0));
         assertEquals(10, chunk.sampleCount());
-        assertEquals(ArtSampleReplay.DEFAULT_INTERVAL_MICROS * 1_000,
+        assertEquals(ArtLimits.DEFAULT_INTERVAL_MICROS * 1_000,
                 chunk.sampleTimestampNanos(1) - chunk.sampleTimestampNanos(0));
     }
 

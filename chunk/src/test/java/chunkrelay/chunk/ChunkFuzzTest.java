@@ -103,7 +103,7 @@ class ChunkFuzzTest {
             case 2 -> "android";
             default -> null;
         };
-        String contentType = random.nextInt(40) == 0 ? ChunkProcessor.PERFETTO_CONTENT_TYPE : null;
+        String contentType = random.nextInt(40) == 0 ? ChunkItemHeader.PERFETTO_CONTENT_TYPE : null;
         return new ChunkItemHeader(platform, contentType, random.nextInt(40) == 0 ? (long) random.nextInt(64) : null);
     }
 

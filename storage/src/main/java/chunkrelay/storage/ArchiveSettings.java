@@ -2,6 +2,7 @@ package chunkrelay.storage;
 
 import java.net.URI;
 import java.time.Duration;
+import java.util.function.Consumer;
 
 /**
  * How to reach the archive bucket. The first fields map 1:1 to the relay's configuration
@@ -80,65 +81,62 @@ public record ArchiveSettings(
     }
 
     public ArchiveSettings withEndpoint(URI endpoint) {
-        return new ArchiveSettings(endpoint, region, bucket, prefix, pathStyle, accessKey, secretKey,
-                createBucketIfMissing, compression, deadline, retryAttempts, retryBackoff, probeTimeout, anonymous);
+        return changed(copy -> copy.endpoint = endpoint);
     }
 
     public ArchiveSettings withRegion(String region) {
-        return new ArchiveSettings(endpoint, region, bucket, prefix, pathStyle, accessKey, secretKey,
-                createBucketIfMissing, compression, deadline, retryAttempts, retryBackoff, probeTimeout, anonymous);
+        return changed(copy -> copy.region = region);
     }
 
     public ArchiveSettings withBucket(String bucket) {
-        return new ArchiveSettings(endpoint, region, bucket, prefix, pathStyle, accessKey, secretKey,
-                createBucketIfMissing, compression, deadline, retryAttempts, retryBackoff, probeTimeout, anonymous);
+        return changed(copy -> copy.bucket = bucket);
     }
 
     public ArchiveSettings withPrefix(String prefix) {
-        return new ArchiveSettings(endpoint, region, bucket, prefix, pathStyle, accessKey, secretKey,
-                createBucketIfMissing, compression, deadline, retryAttempts, retryBackoff, probeTimeout, anonymous);
+        return changed(copy -> copy.prefix = prefix);
     }
 
     public ArchiveSettings withPathStyle(boolean pathStyle) {
-        return new ArchiveSettings(endpoint, region, bucket, prefix, pathStyle, accessKey, secretKey,
-                createBucketIfMissing, compression, deadline, retryAttempts, retryBackoff, probeTimeout, anonymous);
+        return changed(copy -> copy.pathStyle = pathStyle);
     }
 
     public ArchiveSettings withCredentials(String accessKey, String secretKey) {
-        return new ArchiveSettings(endpoint, region, bucket, prefix, pathStyle, accessKey, secretKey,
-                createBucketIfMissing, compression, deadline, retryAttempts, retryBackoff, probeTimeout, anonymous);
+        return changed(copy -> {
+            copy.accessKey = accessKey;
+            copy.secretKey = secretKey;
+        });
     }
 
     public ArchiveSettings withCreateBucketIfMissing(boolean create) {
-        return new ArchiveSettings(endpoint, region, bucket, prefix, pathStyle, accessKey, secretKey,
-                create, compression, deadline, retryAttempts, retryBackoff, probeTimeout, anonymous);
+        return changed(copy -> copy.createBucketIfMissing = create);
     }
 
     public ArchiveSettings withCompression(ArchiveCompression compression) {
-        return new ArchiveSettings(endpoint, region, bucket, prefix, pathStyle, accessKey, secretKey,
-                createBucketIfMissing, compression, deadline, retryAttempts, retryBackoff, probeTimeout, anonymous);
+        return changed(copy -> copy.compression = compression);
     }
 
     public ArchiveSettings withDeadline(Duration deadline) {
-        return new ArchiveSettings(endpoint, region, bucket, prefix, pathStyle, accessKey, secretKey,
-                createBucketIfMissing, compression, deadline, retryAttempts, retryBackoff, probeTimeout, anonymous);
+        return changed(copy -> copy.deadline = deadline);
     }
 
     public ArchiveSettings withRetry(int attempts, Duration backoff) {
-        return new ArchiveSettings(endpoint, region, bucket, prefix, pathStyle, accessKey, secretKey,
-                createBucketIfMissing, compression, deadline, attempts, backoff, probeTimeout, anonymous);
+        return changed(copy -> {
+            copy.retryAttempts = attempts;
+            copy.retryBackoff = backoff;
+        });
     }
 
     public ArchiveSettings withProbeTimeout(Duration probeTimeout) {
-        return new ArchiveSettings(endpoint, region, bucket, prefix, pathStyle, accessKey, secretKey,
-                createBucketIfMissing, compression, deadline, retryAttempts, retryBackoff, probeTimeout, anonymous);
+        return changed(copy -> copy.probeTimeout = probeTimeout);
     }
 
     /** Requests unsigned and without credentials, for a store that checks no signatures. */
     public ArchiveSettings withAnonymousAccess() {
-        return new ArchiveSettings(endpoint, region, bucket, prefix, pathStyle, null, null,
-                createBucketIfMissing, compression, deadline, retryAttempts, retryBackoff, probeTimeout,
-                true);
+        return changed(copy -> {
+            copy.accessKey = null;
+            copy.secretKey = null;
+            copy.anonymous = true;
+        });
     }
 
     /** Where archive objects go, for a start-up summary, e.g. {@code s3://chunk-relay/archive/ at http://...}. */
@@ -157,7 +155,54 @@ public record ArchiveSettings(
                 + ", probeTimeout=" + probeTimeout + "]";
     }
 
+    /** These settings with what {@code change} sets, checked by the constructor as any settings are. */
+    private ArchiveSettings changed(Consumer<Copy> change) {
+        Copy copy = new Copy(this);
+        change.accept(copy);
+        return copy.settings();
+    }
+
     private static String blankToNull(String s) {
         return s == null || s.isBlank() ? null : s;
+    }
+
+    /** The components as variables, so that each wither names only what it changes. */
+    private static final class Copy {
+        private URI endpoint;
+        private String region;
+        private String bucket;
+        private String prefix;
+        private Boolean pathStyle;
+        private String accessKey;
+        private String secretKey;
+        private Boolean createBucketIfMissing;
+        private ArchiveCompression compression;
+        private Duration deadline;
+        private Integer retryAttempts;
+        private Duration retryBackoff;
+        private Duration probeTimeout;
+        private Boolean anonymous;
+
+        private Copy(ArchiveSettings settings) {
+            endpoint = settings.endpoint;
+            region = settings.region;
+            bucket = settings.bucket;
+            prefix = settings.prefix;
+            pathStyle = settings.pathStyle;
+            accessKey = settings.accessKey;
+            secretKey = settings.secretKey;
+            createBucketIfMissing = settings.createBucketIfMissing;
+            compression = settings.compression;
+            deadline = settings.deadline;
+            retryAttempts = settings.retryAttempts;
+            retryBackoff = settings.retryBackoff;
+            probeTimeout = settings.probeTimeout;
+            anonymous = settings.anonymous;
+        }
+
+        private ArchiveSettings settings() {
+            return new ArchiveSettings(endpoint, region, bucket, prefix, pathStyle, accessKey, secretKey,
+                    createBucketIfMissing, compression, deadline, retryAttempts, retryBackoff, probeTimeout, anonymous);
+        }
     }
 }

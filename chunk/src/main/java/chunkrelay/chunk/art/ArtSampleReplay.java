@@ -21,23 +21,15 @@ import java.util.Arrays;
  * The interval is estimated as the Firefox Profiler does, the mean of the lowest fifth of the per-thread gaps
  * between batches, but over all batches rather than the first 500 records (steadier: ART's real gaps are the
  * interval plus the time to suspend and walk every thread); without gaps, or below 100 µs (a method trace, not
- * sampling), the Android SDK's 101 Hz. Stacks are kept in a prefix tree (one node per enter at most), so distinct stacks cost one
- * node each; samples are bounded by a budget of {@link #MIN_SAMPLES} to {@link #MAX_SAMPLES} growing with the trace
- * size, and the interval is doubled until the filled samples fit it.
+ * sampling), the Android SDK's 101 Hz. Stacks are kept in a prefix tree (one node per enter at most), so distinct
+ * stacks cost one node each; samples are bounded by a budget of {@link ArtLimits#MIN_SAMPLES} to
+ * {@link ArtLimits#MAX_SAMPLES} growing with the trace size, and the interval is doubled until the filled samples fit
+ * it.
  *
  * <p>This class is the replay loop; the call stacks are a {@link StackTree}, the batches and the filling rule
  * {@link Batches}, and the samples they stand for come out of {@link SampleEmission}.
  */
 public final class ArtSampleReplay {
-    /** The Android SDK's default {@code profilingTracesHz} of 101: 9 900 µs. */
-    public static final long DEFAULT_INTERVAL_MICROS = 1_000_000 / 101;
-    static final long METHOD_TRACING_BELOW_MICROS = 100;
-    /** Frames kept per sample, leaf side; deeper stacks lose their outermost frames. */
-    public static final int MAX_STACK_DEPTH = 1024;
-    static final int MIN_SAMPLES = 1 << 18;
-    static final int MAX_SAMPLES = 1 << 21;
-    /** Frame references over all distinct sampled stacks; beyond it the chunk is too large. */
-    static final int MAX_STACK_FRAMES = 1 << 22;
     private static final int THREAD_IDS = 1 << 16;
 
     private final ArtTrace trace;
@@ -47,7 +39,7 @@ public final class ArtSampleReplay {
 
     private ArtSampleReplay(ArtTrace trace, int traceBytes) {
         this.trace = trace;
-        this.sampleBudget = Math.max(MIN_SAMPLES, Math.min(MAX_SAMPLES, traceBytes));
+        this.sampleBudget = Math.max(ArtLimits.MIN_SAMPLES, Math.min(ArtLimits.MAX_SAMPLES, traceBytes));
         this.stacks = new StackTree(Math.min(trace.recordCount(), 1 << 16));
     }
 

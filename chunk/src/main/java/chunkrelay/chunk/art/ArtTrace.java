@@ -110,7 +110,7 @@ public final class ArtTrace {
         }
         Long line = null;
         if (data[sourceEnd] == '\t' && data[sourceEnd + 1] != '\n') {
-            line = ArtTraceParser.number(data, sourceEnd + 1, lineEnd(sourceEnd + 1), 0xFFFF_FFFFL);
+            line = TraceNumbers.parse(data, sourceEnd + 1, lineEnd(sourceEnd + 1), 0xFFFF_FFFFL);
         }
         return new ArtMethod(methodId, text(at, classEnd), text(classEnd + 1, nameEnd),
                 text(nameEnd + 1, signatureEnd), text(signatureEnd + 1, sourceEnd), line);

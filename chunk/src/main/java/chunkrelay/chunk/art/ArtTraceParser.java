@@ -93,7 +93,7 @@ public final class ArtTraceParser {
                 }
                 case THREADS -> {
                     int tab = indexOf(lineStart, lineEnd, (byte) '\t');
-                    Long id = tab < 0 ? null : number(data, lineStart, tab, THREAD_IDS - 1);
+                    Long id = tab < 0 ? null : TraceNumbers.parse(data, lineStart, tab, THREAD_IDS - 1);
                     if (id == null || tab + 1 == lineEnd || !Utf8.isValid(data, tab + 1, lineEnd)) {
                         throw invalidLine("a thread line (u16 id, tab, name)", lineStart, lineEnd);
                     }
@@ -105,7 +105,7 @@ public final class ArtTraceParser {
                 }
                 case METHODS -> {
                     int tab = indexOf(lineStart, lineEnd, (byte) '\t');
-                    Long id = tab < 0 ? null : number(data, lineStart, tab, 0xFFFF_FFFFL);
+                    Long id = tab < 0 ? null : TraceNumbers.parse(data, lineStart, tab, 0xFFFF_FFFFL);
                     if (id == null) {
                         throw invalidLine("a method line (u32 id, tab, ...)", lineStart, lineEnd);
                     }
@@ -130,7 +130,7 @@ public final class ArtTraceParser {
                     }
                     int end = lineEnd(sourceEnd);
                     if (data[sourceEnd] == '\t' && end > sourceEnd + 1
-                            && number(data, sourceEnd + 1, end, 0xFFFF_FFFFL) == null) {
+                            && TraceNumbers.parse(data, sourceEnd + 1, end, 0xFFFF_FFFFL) == null) {
                         throw invalidLine("a method line ending in a line number", lineStart, end);
                     }
                     methodAt.put((int) (id >>> 2), tab + 1);
@@ -211,7 +211,7 @@ public final class ArtTraceParser {
     }
 
     private long headerNumber(int from, int to, int lineStart, long max) throws ArtTraceException {
-        Long value = number(data, from, to, max);
+        Long value = TraceNumbers.parse(data, from, to, max);
         if (value == null) {
             throw invalidLine("a number", lineStart, to);
         }
@@ -228,40 +228,11 @@ public final class ArtTraceParser {
 
     private long numberLine(long max, String what) throws ArtTraceException {
         int end = lineEnd(pos);
-        Long value = number(data, pos, end, max);
+        Long value = TraceNumbers.parse(data, pos, end, max);
         if (value == null) {
             throw ArtTraceException.invalid(what + " is not a number up to " + max + ": \"" + ascii(pos, end) + "\"");
         }
         pos = end + 1;
-        return value;
-    }
-
-    /**
-     * A decimal or {@code 0x} hexadecimal number filling {@code [from, to)} exactly, as an unsigned value up to
-     * {@code max} ({@code -1} for the whole unsigned 64-bit range); null otherwise.
-     */
-    static Long number(byte[] data, int from, int to, long max) {
-        boolean hex = to - from > 2 && data[from] == '0' && data[from + 1] == 'x';
-        int radix = hex ? 16 : 10;
-        int start = hex ? from + 2 : from;
-        if (start >= to) {
-            return null;
-        }
-        long value = 0;
-        for (int i = start; i < to; i++) {
-            int digit = Character.digit(data[i], radix);
-            if (digit < 0 || data[i] < 0) {
-                return null;
-            }
-            long shifted = value * radix;
-            if (Long.divideUnsigned(shifted, radix) != value || Long.compareUnsigned(shifted + digit, shifted) < 0) {
-                return null;
-            }
-            value = shifted + digit;
-        }
-        if (max != -1L && Long.compareUnsigned(value, max) > 0) {
-            return null;
-        }
         return value;
     }
 

@@ -76,7 +76,7 @@ final class Batches {
             }
         }
         if (n == 0) {
-            return ArtSampleReplay.DEFAULT_INTERVAL_MICROS;
+            return ArtLimits.DEFAULT_INTERVAL_MICROS;
         }
         Arrays.sort(gaps, 0, n);
         int lowest = Math.max(1, n / 5);
@@ -85,7 +85,7 @@ final class Batches {
             sum += gaps[i];
         }
         long mean = Math.round((double) sum / lowest);
-        return mean < ArtSampleReplay.METHOD_TRACING_BELOW_MICROS ? ArtSampleReplay.DEFAULT_INTERVAL_MICROS : mean;
+        return mean < ArtLimits.METHOD_TRACING_BELOW_MICROS ? ArtLimits.DEFAULT_INTERVAL_MICROS : mean;
     }
 
     /** The samples the batches stand for at {@code interval}: the batches with a stack and their fills. */

@@ -4,7 +4,7 @@ import java.util.Arrays;
 
 /**
  * The samples a replay's batches stand for at an interval: each batch's stack becomes a leaf-first stack of frames
- * (once per distinct stack, cut to {@link ArtSampleReplay#MAX_STACK_DEPTH}), each batch and its fills samples of that
+ * (once per distinct stack, cut to {@link ArtLimits#MAX_STACK_DEPTH}), each batch and its fills samples of that
  * stack, and the samples of all threads go in time order.
  */
 final class SampleEmission {
@@ -37,10 +37,10 @@ final class SampleEmission {
                 }
                 int stack = stackOfNode[node];
                 if (stack < 0) {
-                    int depth = Math.min(tree.depth(node), ArtSampleReplay.MAX_STACK_DEPTH);
-                    if ((long) frameRefs + depth > ArtSampleReplay.MAX_STACK_FRAMES) {
+                    int depth = Math.min(tree.depth(node), ArtLimits.MAX_STACK_DEPTH);
+                    if ((long) frameRefs + depth > ArtLimits.MAX_STACK_FRAMES) {
                         throw ArtTraceException.tooLarge("the sampled stacks hold more than "
-                                + ArtSampleReplay.MAX_STACK_FRAMES + " frames");
+                                + ArtLimits.MAX_STACK_FRAMES + " frames");
                     }
                     if (stackCount + 1 == stackOffsets.length) {
                         stackOffsets = Arrays.copyOf(stackOffsets, stackOffsets.length * 2);

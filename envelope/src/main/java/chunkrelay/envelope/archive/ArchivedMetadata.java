@@ -1,7 +1,6 @@
 package chunkrelay.envelope.archive;
 
 import chunkrelay.chunk.ChunkItemHeader;
-import chunkrelay.chunk.ChunkProcessor;
 import chunkrelay.chunk.ProfileChunk;
 import chunkrelay.storage.ChunkMetadata;
 
@@ -31,7 +30,7 @@ public final class ArchivedMetadata {
         if (metaLength == null) {
             return new ChunkItemHeader(null, null);
         }
-        return new ChunkItemHeader(metadata.get(ChunkMetadata.PLATFORM), ChunkProcessor.PERFETTO_CONTENT_TYPE,
+        return new ChunkItemHeader(metadata.get(ChunkMetadata.PLATFORM), ChunkItemHeader.PERFETTO_CONTENT_TYPE,
                 Long.parseLong(metaLength));
     }
 

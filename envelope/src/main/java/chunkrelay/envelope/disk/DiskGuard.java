@@ -2,6 +2,7 @@ package chunkrelay.envelope.disk;
 
 import chunkrelay.envelope.archive.EmbeddedStorageConfig;
 import chunkrelay.envelope.errors.RelayError;
+import chunkrelay.envelope.errors.RetryLater;
 import chunkrelay.envelope.telemetry.RelayMeter;
 import chunkrelay.storage.EmbeddedS3Server;
 import io.micrometer.core.instrument.Counter;
@@ -27,11 +28,14 @@ import java.util.Optional;
 public class DiskGuard {
     private final File directory;
     private final long minFreeBytes;
+    private final RetryLater retryLater;
     private final Counter refusals;
 
-    public DiskGuard(@Nullable EmbeddedS3Server embedded, EmbeddedStorageConfig config, MeterRegistry meters) {
+    public DiskGuard(@Nullable EmbeddedS3Server embedded, EmbeddedStorageConfig config, RetryLater retryLater,
+                     MeterRegistry meters) {
         this.directory = embedded == null ? null : embedded.directory().map(Path::toFile).orElse(null);
         this.minFreeBytes = config.minFreeDiskBytes();
+        this.retryLater = retryLater;
         this.refusals = RelayMeter.DISK_GUARD_REFUSALS.counter(meters);
         if (directory != null) {
             RelayMeter.DISK_FREE.gauge(meters, directory, File::getUsableSpace);
@@ -52,17 +56,17 @@ public class DiskGuard {
     }
 
     /**
-     * The answer to an envelope while below the minimum: 503 with the ingest's {@code Retry-After}; empty while there
-     * is room.
+     * The answer to an envelope while below the minimum: 503 with {@code Retry-After} ({@link RetryLater}); empty while
+     * there is room.
      */
-    public Optional<RelayError> refusal(long retryAfterSeconds) {
+    public Optional<RelayError> refusal() {
         long free = freeBytes();
         if (directory == null || free >= minFreeBytes) {
             return Optional.empty();
         }
         refusals.increment();
-        return Optional.of(RelayError.cannotQueue("the relay's disk is nearly full (" + free
-                + " bytes free, below its minimum of " + minFreeBytes + "); retry later", retryAfterSeconds));
+        return Optional.of(retryLater.cannotQueue("the relay's disk is nearly full (" + free
+                + " bytes free, below its minimum of " + minFreeBytes + "); retry later"));
     }
 
     /** For the start-up log. */

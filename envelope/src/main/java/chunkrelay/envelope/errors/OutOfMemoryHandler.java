@@ -16,8 +16,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A heap too small for the work in flight is the relay's condition, not a bug and not the client's fault: the
- * request is answered 503 (the SDK retries), counted, and logged once with the heap size; the relay stays up,
- * since the memory of the failed request is garbage as soon as it is answered.
+ * request is answered 503 with {@code Retry-After} ({@link RetryLater}; the SDK retries), counted, and logged once
+ * with the heap size; the relay stays up, since the memory of the failed request is garbage as soon as it is
+ * answered.
  */
 @Produces
 @Singleton
@@ -26,10 +27,12 @@ public class OutOfMemoryHandler implements ExceptionHandler<OutOfMemoryError, Ht
     private static final Logger LOG = LoggerFactory.getLogger(OutOfMemoryHandler.class);
 
     private final MeterRegistry meters;
+    private final RetryLater retryLater;
     private final AtomicBoolean logged = new AtomicBoolean();
 
-    public OutOfMemoryHandler(MeterRegistry meters) {
+    public OutOfMemoryHandler(MeterRegistry meters, RetryLater retryLater) {
         this.meters = meters;
+        this.retryLater = retryLater;
     }
 
     @Override
@@ -40,6 +43,6 @@ public class OutOfMemoryHandler implements ExceptionHandler<OutOfMemoryError, Ht
                             + "larger heap or lower relay.limits.max-buffered-chunk-bytes (logged once)",
                     request.getMethod(), request.getPath(), Runtime.getRuntime().maxMemory() >> 20, error);
         }
-        return RelayErrorHandler.response(RelayError.cannotQueue("the relay ran out of memory; retry later", 5));
+        return RelayErrorHandler.response(retryLater.cannotQueue("the relay ran out of memory; retry later"));
     }
 }

@@ -74,8 +74,15 @@ public class RelayError extends RuntimeException {
      * 503 with {@code Retry-After}, so the SDK keeps it and sends it again. {@code cause} may be null.
      */
     public static RelayError cannotQueue(String cause, long retryAfterSeconds) {
-        return new RelayError(HttpStatus.SERVICE_UNAVAILABLE, "failed to queue envelope",
-                cause == null ? List.of() : List.of(cause),
+        return unavailable("failed to queue envelope", cause == null ? List.of() : List.of(cause), retryAfterSeconds);
+    }
+
+    /**
+     * The one shape of every 503: the client should come back after {@code retryAfterSeconds}
+     * ({@link RetryLater} holds the configured ones).
+     */
+    public static RelayError unavailable(String detail, List<String> causes, long retryAfterSeconds) {
+        return new RelayError(HttpStatus.SERVICE_UNAVAILABLE, detail, causes,
                 Map.of(HttpHeaders.RETRY_AFTER, Long.toString(retryAfterSeconds)));
     }
 

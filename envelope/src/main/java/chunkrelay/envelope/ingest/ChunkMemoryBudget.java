@@ -1,6 +1,6 @@
 package chunkrelay.envelope.ingest;
 
-import chunkrelay.envelope.errors.RelayError;
+import chunkrelay.envelope.errors.RetryLater;
 
 import jakarta.inject.Singleton;
 
@@ -20,12 +20,12 @@ public class ChunkMemoryBudget {
 
     private final Semaphore units;
     private final double chunkWorkingSetFactor;
-    private final long retryAfterSeconds;
+    private final RetryLater retryLater;
 
-    public ChunkMemoryBudget(RelayLimits limits) {
+    public ChunkMemoryBudget(RelayLimits limits, RetryLater retryLater) {
         this.units = new Semaphore((int) Math.min(Integer.MAX_VALUE, budgetBytes(limits) / UNIT));
         this.chunkWorkingSetFactor = Math.max(1.0, limits.chunkWorkingSetFactor());
-        this.retryAfterSeconds = limits.retryAfterSeconds();
+        this.retryLater = retryLater;
     }
 
     static long budgetBytes(RelayLimits limits) {
@@ -56,8 +56,7 @@ public class ChunkMemoryBudget {
         public synchronized void reserve(long bytes) {
             int wanted = (int) Math.min(Integer.MAX_VALUE, (long) Math.ceil(bytes * weight / UNIT));
             if (wanted > 0 && !units.tryAcquire(wanted)) {
-                throw RelayError.cannotQueue("the relay holds too many profile chunks in memory; retry later",
-                        retryAfterSeconds);
+                throw retryLater.cannotQueue("the relay holds too many profile chunks in memory; retry later");
             }
             heldUnits += wanted;
         }

@@ -87,7 +87,7 @@ public class EnvelopeController {
             } else if (!workers.hasRoom()) {
                 refusal = workers.busy();
             } else {
-                refusal = diskGuard.refusal(limits.retryAfterSeconds()).orElse(null);
+                refusal = diskGuard.refusal().orElse(null);
             }
         } catch (RelayError e) {
             refusal = e;

@@ -6,6 +6,7 @@ import chunkrelay.envelope.auth.Dsn;
 import chunkrelay.envelope.auth.ProjectRateLimiter;
 import chunkrelay.envelope.auth.ProjectRegistry;
 import chunkrelay.envelope.errors.RelayError;
+import chunkrelay.envelope.errors.RetryLater;
 import chunkrelay.envelope.links.SpanIntake;
 import chunkrelay.envelope.pipeline.ChunkPeek;
 import chunkrelay.envelope.pipeline.ChunkPipeline;
@@ -56,11 +57,11 @@ public class EnvelopeIngest {
     private final ProjectRateLimiter rateLimiter;
     private final UpstreamForwarder upstream;
     private final SpanIntake spans;
-    private final long retryAfterSeconds;
+    private final RetryLater retryLater;
 
     public EnvelopeIngest(RelayLimits limits, ItemLimits itemLimits, ProjectRegistry projects, ChunkPipeline pipeline,
                           MeterRegistry meters, ChunkMemoryBudget budget, ProjectRateLimiter rateLimiter,
-                          UpstreamForwarder upstream, SpanIntake spans) {
+                          UpstreamForwarder upstream, SpanIntake spans, RetryLater retryLater) {
         this.limits = limits;
         this.itemLimits = itemLimits;
         this.projects = projects;
@@ -70,7 +71,7 @@ public class EnvelopeIngest {
         this.rateLimiter = rateLimiter;
         this.upstream = upstream;
         this.spans = spans;
-        this.retryAfterSeconds = limits.retryAfterSeconds();
+        this.retryLater = retryLater;
     }
 
     /**
@@ -181,7 +182,7 @@ public class EnvelopeIngest {
             try {
                 pipeline.accept(List.copyOf(chunks));
             } catch (ChunkPipelineUnavailableException e) {
-                throw RelayError.cannotQueue(e.getMessage(), retryAfterSeconds);
+                throw retryLater.cannotQueue(e.getMessage());
             }
         }
         if (!passedOn.isEmpty()) {

@@ -1,6 +1,7 @@
 package chunkrelay.envelope.ingest;
 
 import chunkrelay.envelope.errors.RelayError;
+import chunkrelay.envelope.errors.RetryLater;
 import chunkrelay.envelope.schedule.BackgroundWork;
 
 import jakarta.inject.Singleton;
@@ -23,12 +24,12 @@ public class IngestWorkers {
     private final ThreadPoolExecutor executor;
     private final ScheduledExecutorService timer;
     private final int queueCapacity;
-    private final long retryAfterSeconds;
+    private final RetryLater retryLater;
 
-    public IngestWorkers(RelayLimits limits, BackgroundWork work) {
+    public IngestWorkers(RelayLimits limits, RetryLater retryLater, BackgroundWork work) {
         int threads = limits.workerThreads();
         this.queueCapacity = Math.max(1, limits.workerQueue());
-        this.retryAfterSeconds = limits.retryAfterSeconds();
+        this.retryLater = retryLater;
         this.executor = work.pool("ingest-worker", threads, new ArrayBlockingQueue<>(queueCapacity));
         this.timer = work.timer("ingest-read-timeouts", 1);
         work.atStop(BackgroundWork.Stage.INTAKE, "ingest workers", this::stop);
@@ -55,7 +56,7 @@ public class IngestWorkers {
 
     /** The 503 for a relay that has more envelopes waiting than it will queue. */
     public RelayError busy() {
-        return RelayError.cannotQueue("the relay has too many envelopes waiting; retry later", retryAfterSeconds);
+        return retryLater.cannotQueue("the relay has too many envelopes waiting; retry later");
     }
 
     public int queued() {

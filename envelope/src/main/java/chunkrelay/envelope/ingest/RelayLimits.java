@@ -8,7 +8,9 @@ import java.time.Duration;
 /**
  * What the relay takes on ({@code relay.limits}): Relay's size limits on decoded bytes, and how much request work
  * runs at once. Bodies are read by the event loop into the chunk memory budget, so a slow client holds a connection
- * and its buffered bytes, not a thread; only complete bodies go to the workers.
+ * and its buffered bytes, not a thread; only complete bodies go to the workers. The {@code Retry-After} of its 503s,
+ * {@code relay.limits.retry-after}, is {@link chunkrelay.envelope.errors.RetryLater}'s, since every package answers
+ * 503s.
  *
  * @param maxEnvelopeBytes      a whole decoded envelope (Relay's {@code max_envelope_size})
  * @param maxChunkBytes         one profile or profile_chunk item, and all of them together (Relay's
@@ -25,7 +27,6 @@ import java.time.Duration;
  * @param readTimeout           a client that sends nothing for this long is cut off (and counted)
  * @param chunkWorkingSetFactor memory a chunk needs while it is parsed, translated and compressed, as a multiple
  *                              of its payload; the budget admits a chunk by this working set
- * @param retryAfter            the {@code Retry-After} of a 503 for a full queue or a spent memory budget
  */
 @ConfigurationProperties("relay.limits")
 public record RelayLimits(
@@ -36,14 +37,7 @@ public record RelayLimits(
         @Bindable(defaultValue = "0") int workers,
         @Bindable(defaultValue = "64") int workerQueue,
         @Bindable(defaultValue = "30s") Duration readTimeout,
-        @Bindable(defaultValue = "2.0") double chunkWorkingSetFactor,
-        @Bindable(defaultValue = "5s") Duration retryAfter) {
-
-
-    /** The {@code Retry-After} of a 503, in whole seconds, at least one. */
-    public long retryAfterSeconds() {
-        return Math.max(1, retryAfter.toSeconds());
-    }
+        @Bindable(defaultValue = "2.0") double chunkWorkingSetFactor) {
 
     public int workerThreads() {
         return workers > 0 ? workers : Runtime.getRuntime().availableProcessors();

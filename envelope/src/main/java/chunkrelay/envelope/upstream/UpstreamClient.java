@@ -21,7 +21,6 @@ import java.time.Clock;
  */
 final class UpstreamClient {
     private static final Logger LOG = LoggerFactory.getLogger(UpstreamClient.class);
-    static final String RATE_LIMITS = "X-Sentry-Rate-Limits";
 
     private final UpstreamConfig config;
     private final UpstreamRateLimits rateLimits;
@@ -77,7 +76,8 @@ final class UpstreamClient {
         if (status / 100 == 2) {
             countEnvelope("delivered");
         } else if (status == 429) {
-            rateLimits.record(envelope.publicKey(), String.join(",", response.headers().allValues(RATE_LIMITS)),
+            rateLimits.record(envelope.publicKey(),
+                    String.join(",", response.headers().allValues(UpstreamRateLimits.HEADER)),
                     response.headers().firstValue("Retry-After").orElse(null), clock.instant());
             countEnvelope("upstream_rate_limited");
         } else {

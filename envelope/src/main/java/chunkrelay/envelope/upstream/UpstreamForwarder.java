@@ -26,14 +26,12 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.LinkedBlockingDeque;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 /**
  * Passes envelopes on to the upstream Sentry, off the request path: applies the upstream's cached 429 limits, then
- * acknowledges an envelope once it is queued, in memory while the queue has room (count and bytes), else in the
+ * acknowledges an envelope once it is queued, in memory while the {@link UpstreamQueue} has room, else in the
  * {@link UpstreamSpool}; when neither takes it the SDK gets 503. Senders make one attempt each
  * ({@link UpstreamClient}) and spool what the upstream did not take for a network reason; an envelope is given up
  * after {@code relay.upstream.max-age}. Created at start-up ({@code @Context}) and started with the server, so that
@@ -56,8 +54,7 @@ public class UpstreamForwarder implements ApplicationEventListener<ServerStartup
     private final ClientReports reports = new ClientReports();
     private final UpstreamClient client;
     private final UpstreamSpool spool;
-    private final LinkedBlockingDeque<UpstreamEnvelope> queue = new LinkedBlockingDeque<>();
-    private final AtomicLong queuedBytes = new AtomicLong();
+    private final UpstreamQueue queue;
     private final Map<UpstreamEnvelope, Boolean> inFlight = new ConcurrentHashMap<>();
     private final List<Thread> senders = new CopyOnWriteArrayList<>();
     /** The spool's rounds and the client reports' flushes, on the clock. */
@@ -77,8 +74,7 @@ public class UpstreamForwarder implements ApplicationEventListener<ServerStartup
         this.client = new UpstreamClient(config, rateLimits, meters, clock);
         this.spool = new UpstreamSpool(config, store, meters, clock,
                 envelope -> client.attempt(envelope) || expired(envelope));
-        RelayMeter.UPSTREAM_QUEUE_DEPTH.gauge(meters, queue, LinkedBlockingDeque::size);
-        RelayMeter.UPSTREAM_QUEUE_BYTES.gauge(meters, queuedBytes, AtomicLong::get);
+        this.queue = new UpstreamQueue(config, meters);
         this.background = work.schedule("upstream-spool");
         work.atStop(BackgroundWork.Stage.UPSTREAM, "upstream forwarding", this::stop);
     }
@@ -141,13 +137,7 @@ public class UpstreamForwarder implements ApplicationEventListener<ServerStartup
     }
 
     private boolean offer(UpstreamEnvelope envelope) {
-        if (stopping || queue.size() >= config.queueEnvelopes()
-                || queuedBytes.get() + envelope.size() > config.queueBytes()) {
-            return false;
-        }
-        queuedBytes.addAndGet(envelope.size());
-        queue.addLast(envelope);
-        return true;
+        return !stopping && queue.offer(envelope);
     }
 
     private void spoolOrRefuse(UpstreamEnvelope envelope) {
@@ -163,14 +153,13 @@ public class UpstreamForwarder implements ApplicationEventListener<ServerStartup
         while (!stopping) {
             UpstreamEnvelope envelope;
             try {
-                envelope = queue.pollFirst(200, TimeUnit.MILLISECONDS);
+                envelope = queue.poll(200);
             } catch (InterruptedException e) {
                 return;
             }
             if (envelope == null) {
                 continue;
             }
-            queuedBytes.addAndGet(-envelope.size());
             inFlight.put(envelope, Boolean.TRUE);
             if (deliverOrSpool(envelope)) {
                 inFlight.remove(envelope);

@@ -1,9 +1,9 @@
 package chunkrelay.envelope.upstream;
 
 import chunkrelay.envelope.errors.RelayError;
+import chunkrelay.envelope.errors.RetryLater;
 
 import io.micronaut.core.annotation.Nullable;
-import io.micronaut.http.HttpHeaders;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.HttpStatus;
@@ -21,9 +21,7 @@ import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpTimeoutException;
-import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -43,10 +41,12 @@ public class UpstreamPassThroughController {
             "x-forwarded-for");
 
     private final UpstreamConfig config;
+    private final RetryLater retryLater;
     private final HttpClient http;
 
-    public UpstreamPassThroughController(UpstreamConfig config) {
+    public UpstreamPassThroughController(UpstreamConfig config, RetryLater retryLater) {
         this.config = config;
+        this.retryLater = retryLater;
         this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(config.connectTimeout()).build();
     }
@@ -79,8 +79,7 @@ public class UpstreamPassThroughController {
             throw new RelayError(HttpStatus.BAD_GATEWAY, "upstream unavailable", e.toString());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new RelayError(HttpStatus.SERVICE_UNAVAILABLE, "the relay is stopping", List.of(),
-                    Map.of(HttpHeaders.RETRY_AFTER, "5"));
+            throw retryLater.unavailable("the relay is stopping");
         }
         MutableHttpResponse<byte[]> response = HttpResponse.status(HttpStatus.valueOf(answer.statusCode()));
         answer.headers().map().forEach((name, values) -> {

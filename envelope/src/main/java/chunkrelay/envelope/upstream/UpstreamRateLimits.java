@@ -23,6 +23,7 @@ import java.util.Set;
  * {@code Retry-After} (read by {@link RetryAfter}), else 60 s, as SDKs assume.
  */
 final class UpstreamRateLimits {
+    static final String HEADER = "X-Sentry-Rate-Limits";
     static final Duration BARE_429 = Duration.ofSeconds(60);
 
     /** One active limit: which categories (empty: all), until when, its scope and reason code. */
@@ -57,7 +58,7 @@ final class UpstreamRateLimits {
             retryAfter = Math.max(retryAfter, Long.parseLong(entry.substring(0, entry.indexOf(':'))));
         }
         return new RelayError(HttpStatus.TOO_MANY_REQUESTS, "event rejected due to rate limit", List.of(),
-                Map.of(HttpHeaders.RETRY_AFTER, Long.toString(retryAfter), UpstreamClient.RATE_LIMITS,
+                Map.of(HttpHeaders.RETRY_AFTER, Long.toString(retryAfter), HEADER,
                         String.join(",", entries)));
     }
 

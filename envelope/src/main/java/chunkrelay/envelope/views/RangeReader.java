@@ -18,7 +18,6 @@ import chunkrelay.translate.view.ProfileMerger;
 import chunkrelay.translate.view.Rollup;
 import chunkrelay.translate.view.TimeGrid;
 import chunkrelay.translate.view.ViewFilter;
-import io.micronaut.http.HttpStatus;
 import jakarta.inject.Singleton;
 
 import java.time.LocalDate;
@@ -377,10 +376,10 @@ public class RangeReader {
             if (chunksRead > config.maxChunks()) {
                 // the builder's next round, at most a minute: by then a minute has settled or a round has built more
                 long seconds = Math.max(1, Math.min(60, rollupConfig.interval().toSeconds()));
-                throw new RelayError(HttpStatus.SERVICE_UNAVAILABLE, "the rollups of this range are not built yet"
+                throw RelayError.unavailable("the rollups of this range are not built yet"
                         + " (the builder is catching up after a backfill, a restart or a reindex): answering now would"
                         + " read more than " + config.maxChunks() + " chunks whole (relay.views.max-chunks); retry in "
-                        + seconds + " s", List.of(), Map.of("Retry-After", Long.toString(seconds)));
+                        + seconds + " s", List.of(), seconds);
             }
             wholeChunks.add(new WholeChunkReads.WholeChunk(key, from, to));
         }

@@ -5,6 +5,7 @@ import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -38,8 +39,9 @@ class QueueRefusalTest {
     }
 
     @Test
-    void runningOutOfMemoryIsAnsweredAsARefusalToRetryInFiveSeconds() {
-        HttpResponse<Map<String, Object>> answer = new OutOfMemoryHandler(new SimpleMeterRegistry())
+    void runningOutOfMemoryIsAnsweredAsARefusalToRetryAfterTheConfiguredSeconds() {
+        HttpResponse<Map<String, Object>> answer = new OutOfMemoryHandler(new SimpleMeterRegistry(),
+                new RetryLater(Duration.ofSeconds(5)))
                 .handle(HttpRequest.POST("/api/1/envelope/", ""), new OutOfMemoryError("test"));
 
         assertEquals(503, answer.code());

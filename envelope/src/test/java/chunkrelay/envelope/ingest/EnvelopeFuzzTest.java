@@ -3,6 +3,7 @@ package chunkrelay.envelope.ingest;
 import chunkrelay.envelope.auth.ProjectRateLimiter;
 import chunkrelay.envelope.auth.ProjectRegistry;
 import chunkrelay.envelope.errors.RelayError;
+import chunkrelay.envelope.errors.RetryLater;
 import chunkrelay.envelope.links.LinksConfig;
 import chunkrelay.envelope.links.SpanIndex;
 import chunkrelay.envelope.links.SpanIntake;
@@ -68,7 +69,7 @@ class EnvelopeFuzzTest {
     static RelayLimits limits(long maxEnvelopeBytes, long maxChunkBytes, int maxHeaderBytes,
                               long maxBufferedChunkBytes) {
         return new RelayLimits(maxEnvelopeBytes, maxChunkBytes, maxHeaderBytes, maxBufferedChunkBytes, 0, 64,
-                Duration.ofSeconds(30), 2.0, Duration.ofSeconds(5));
+                Duration.ofSeconds(30), 2.0);
     }
 
     @Test
@@ -89,11 +90,12 @@ class EnvelopeFuzzTest {
                 Duration.ofMinutes(1), 1, false);
         SpanIntake spans = new SpanIntake(new SpanIndex(links, meters),
                 new SpanLog(null, links, meters, Clock.systemUTC()), links, meters, List.of());
+        RetryLater retryLater = new RetryLater(Duration.ofSeconds(5));
         EnvelopeIngest defaults = new EnvelopeIngest(defaultLimits, RELAY_ITEM_LIMITS, projects, pipeline, meters,
-                new ChunkMemoryBudget(defaultLimits), unlimited, noUpstream, spans);
+                new ChunkMemoryBudget(defaultLimits, retryLater), unlimited, noUpstream, spans, retryLater);
         RelayLimits smallLimits = limits(1 << 20, 64 << 10, 4 << 10, 1 << 20);
         EnvelopeIngest small = new EnvelopeIngest(smallLimits, RELAY_ITEM_LIMITS, projects, pipeline, meters,
-                new ChunkMemoryBudget(smallLimits), unlimited, noUpstream, spans);
+                new ChunkMemoryBudget(smallLimits, retryLater), unlimited, noUpstream, spans, retryLater);
         ContentDecoding decoding = new ContentDecoding(smallLimits, meters);
         EnvelopeMutator mutator = new EnvelopeMutator(SEED);
         Random random = mutator.random();

@@ -96,7 +96,7 @@ class ArchiveReadinessTest implements TestPropertyProvider {
             RelayClient.Answer answer = client.get("/api/v1/projects");
             assertEquals(503, answer.status(), answer.raw());
             assertEquals("archive unavailable", answer.body().path("detail").asText(), answer.raw());
-            assertEquals("10", answer.header("Retry-After"));
+            assertEquals("5", answer.header("Retry-After"), "relay.limits.retry-after");
         } finally {
             s3.restart();
         }
