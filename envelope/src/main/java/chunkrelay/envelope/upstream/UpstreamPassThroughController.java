@@ -15,6 +15,7 @@ import io.micronaut.http.annotation.PathVariable;
 import io.micronaut.http.annotation.Post;
 import io.micronaut.scheduling.TaskExecutors;
 import io.micronaut.scheduling.annotation.ExecuteOn;
+import jakarta.inject.Named;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -45,10 +46,9 @@ public class UpstreamPassThroughController {
     private final UpstreamConfig config;
     private final HttpClient http;
 
-    public UpstreamPassThroughController(UpstreamConfig config) {
+    public UpstreamPassThroughController(UpstreamConfig config, @Named(UpstreamHttpFactory.UPSTREAM) HttpClient http) {
         this.config = config;
-        this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(config.connectTimeout()).build();
+        this.http = http;
     }
 
     @Post(uri = "/api/{projectId}/{endpoint:(?!envelope/?$)[^/]+}/", consumes = MediaType.ALL, produces = MediaType.ALL)
