@@ -13,10 +13,10 @@ import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -27,9 +27,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * The one place the relay makes its threads, each a daemon named for its work, and the one order they stop in; the
  * clients the relay sends with (HTTP, Redis, the bucket's) are closed in that order too, last, and its caches do
- * their upkeep on the caller ({@link #cacheMaintenance}). Their owners start them when the server has started (the periodic jobs of {@link #schedule}, the upstream senders,
- * the derivations' hand-out; a command line's derivations when a chunk first waits), the forwarding queue's workers
- * when it is made, and the pools of ingest and the views' readers as their work comes. At the context's shutdown
+ * their upkeep on the caller ({@link #cacheMaintenance}). Their owners start them when the server has started (the
+ * periodic jobs of {@link #schedule}, the upstream senders, the derivations' hand-out; a command line's derivations
+ * when a chunk first waits), the forwarding queue's workers when it is made, and the pools of ingest, the views'
+ * readers and the HTTP clients as their work comes. At the context's shutdown
  * (after the server's graceful shutdown let requests in flight finish) the owners' stop steps run by
  * {@link Stage}, in the order they were registered within a stage, all within one budget,
  * {@code relay.shutdown.budget}: each step waits at most what is left of it, and every step runs, so that what

@@ -40,7 +40,8 @@ final class UpstreamRateLimits {
         }
     }
 
-    private final Cache<String, List<Limit>> byKey = Caffeine.newBuilder().executor(BackgroundWork.cacheMaintenance()).maximumSize(100_000)
+    private final Cache<String, List<Limit>> byKey = Caffeine.newBuilder()
+            .executor(BackgroundWork.cacheMaintenance()).maximumSize(100_000)
             .expireAfterWrite(Duration.ofDays(1)).build();
 
     /**
