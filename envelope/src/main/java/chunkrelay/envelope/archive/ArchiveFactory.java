@@ -1,5 +1,6 @@
 package chunkrelay.envelope.archive;
 
+import chunkrelay.envelope.schedule.BackgroundWork;
 import chunkrelay.storage.ArchiveCompression;
 import chunkrelay.storage.ArchiveSettings;
 import chunkrelay.storage.ChunkArchive;
@@ -29,16 +30,21 @@ public class ArchiveFactory {
         return EmbeddedS3Server.unsignedFilesystem(embedded.directory().toAbsolutePath().normalize());
     }
 
-    /** The bucket, shared by the chunk archive and by what the relay keeps beside the chunks under its own prefixes. */
+    /**
+     * The bucket, shared by the chunk archive and by what the relay keeps beside the chunks under its own prefixes.
+     * Its client (over HTTP: the AWS SDK's scheduled executor and its connection pool) is closed with the other
+     * clients, after every stage that writes to the bucket has stopped ({@link BackgroundWork.Stage}).
+     */
     @Singleton
-    @Bean(preDestroy = "close")
     ObjectStore objectStore(StorageConfig storage, S3StorageConfig s3, @Nullable EmbeddedS3Server embedded,
-                            Clock clock) {
+                            Clock clock, BackgroundWork work) {
         ArchiveSettings settings = new ArchiveSettings(s3.endpoint(), s3.region(), s3.bucket(), s3.prefix(),
                 s3.pathStyle(), s3.accessKey(), s3.secretKey(), s3.createBucketIfMissing(),
                 ArchiveCompression.fromName(storage.compression()), storage.deadline(), null, null, null, null);
-        return embedded == null ? ObjectStore.overHttp(settings, clock)
+        ObjectStore store = embedded == null ? ObjectStore.overHttp(settings, clock)
                 : ObjectStore.inProcess(embedded, settings, clock);
+        work.atStop(BackgroundWork.Stage.CLIENTS, "bucket client", left -> store.close());
+        return store;
     }
 
     @Singleton

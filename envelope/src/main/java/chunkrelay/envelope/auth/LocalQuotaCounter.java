@@ -1,5 +1,6 @@
 package chunkrelay.envelope.auth;
 
+import chunkrelay.envelope.schedule.BackgroundWork;
 import chunkrelay.storage.TimeBuckets;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
@@ -15,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 final class LocalQuotaCounter implements QuotaCounter {
     private final TimeBuckets buckets;
     private final Cache<Long, Window> windows = Caffeine.newBuilder()
+            .executor(BackgroundWork.cacheMaintenance())
             .expireAfterAccess(TimeBuckets.MINUTE_NANOS, TimeUnit.NANOSECONDS)
             .maximumSize(100_000)
             .build();

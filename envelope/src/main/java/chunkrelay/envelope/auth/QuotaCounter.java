@@ -5,7 +5,7 @@ package chunkrelay.envelope.auth;
  * every replica ({@link RedisQuotaCounter}). Checking and taking are one step, so that concurrent envelopes cannot
  * both take the last of a quota.
  */
-interface QuotaCounter extends AutoCloseable {
+interface QuotaCounter {
     /**
      * Takes {@code chunks} chunks and {@code bytes} bytes from the project's current window when both quotas can
      * take them, else nothing.
@@ -13,9 +13,4 @@ interface QuotaCounter extends AutoCloseable {
      * @return 0 when taken, else the nanoseconds until the window closes (at least 1)
      */
     long tryTake(long projectId, int chunks, long bytes, ProjectConfig.RateLimits limits);
-
-    /** Releases connections and threads, if any. */
-    @Override
-    default void close() {
-    }
 }

@@ -178,15 +178,14 @@ final class RedisQuotaCounter implements QuotaCounter {
         }
     }
 
-    @Override
-    public void close() {
+    /** Closes the connection and ends Lettuce's threads, so that a stopped relay leaves none behind. */
+    void close() {
         StatefulRedisConnection<String, String> current = connection;
         if (current != null) {
             current.close();
         }
         client.shutdown();
         try {
-            // waits for the threads to end, so that a stopped relay leaves none behind
             resources.shutdown(0, 2, TimeUnit.SECONDS).get(5, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

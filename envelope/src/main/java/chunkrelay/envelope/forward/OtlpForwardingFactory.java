@@ -4,6 +4,7 @@ import chunkrelay.envelope.schedule.BackgroundWork;
 import chunkrelay.retry.Sleeper;
 import chunkrelay.translate.export.ExportCounters;
 import chunkrelay.translate.export.ForwardingQueue;
+import chunkrelay.translate.export.OtlpExportSettings;
 import chunkrelay.translate.export.OtlpHttpExporter;
 import io.micronaut.context.annotation.Factory;
 import io.micronaut.context.annotation.Requires;
@@ -13,7 +14,8 @@ import java.time.Clock;
 import java.time.Duration;
 
 /**
- * The OTLP/HTTP exporter and its forwarding queue, present when {@code relay.otlp.endpoint} is set. The queue is
+ * The OTLP/HTTP exporter and its forwarding queue, present when {@code relay.otlp.endpoint} is set: one HTTP client
+ * to the collector, its threads ({@code otlp-http-N}) made and stopped by {@link BackgroundWork}. The queue is
  * closed at shutdown after derivation has handed it the chunks still waiting ({@link BackgroundWork.Stage}), within
  * {@code relay.otlp.drain-timeout} and what is left of the shutdown budget: what it cannot deliver by then is marked
  * for replay.
@@ -29,8 +31,11 @@ public class OtlpForwardingFactory {
 
     @Singleton
     @Requires(property = "relay.otlp.endpoint")
-    OtlpHttpExporter otlpHttpExporter(OtlpConfig config, ExportCounters counters, Clock clock) {
-        return new OtlpHttpExporter(config.settings(), counters, clock, Sleeper.on(clock));
+    OtlpHttpExporter otlpHttpExporter(OtlpConfig config, ExportCounters counters, Clock clock,
+                                      BackgroundWork work) {
+        OtlpExportSettings settings = config.settings();
+        return new OtlpHttpExporter(settings, counters, clock, Sleeper.on(clock),
+                work.clientThreads("otlp-http", Math.max(2, settings.workers())));
     }
 
     @Singleton

@@ -1,6 +1,7 @@
 package chunkrelay.envelope.links;
 
 import chunkrelay.chunk.spans.SpanRecord;
+import chunkrelay.envelope.schedule.BackgroundWork;
 import chunkrelay.envelope.telemetry.RelayMeter;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
@@ -41,14 +42,16 @@ public class SpanIndex {
 
     public SpanIndex(LinksConfig config, MeterRegistry meters) {
         this.maxAgeNanos = config.maxAge().toNanos();
-        this.byProfiler = Caffeine.newBuilder()
+        this.byProfiler = Caffeine.newBuilder().executor(BackgroundWork.cacheMaintenance())
                 .maximumWeight(config.maxSpans())
                 .weigher((ProfilerKey key, List<SpanRecord> spans) -> spans.size())
                 .expireAfterWrite(config.maxAge())
                 .build();
-        this.segments = Caffeine.newBuilder().maximumSize(Math.max(1, config.maxSpans() / 10))
+        this.segments = Caffeine.newBuilder().executor(BackgroundWork.cacheMaintenance())
+                .maximumSize(Math.max(1, config.maxSpans() / 10))
                 .expireAfterWrite(config.maxAge()).build();
-        this.waiting = Caffeine.newBuilder().maximumWeight(Math.max(1, config.maxSpans() / 10))
+        this.waiting = Caffeine.newBuilder().executor(BackgroundWork.cacheMaintenance())
+                .maximumWeight(Math.max(1, config.maxSpans() / 10))
                 .weigher((String key, List<SpanRecord> spans) -> spans.size())
                 .expireAfterWrite(config.maxAge()).build();
         this.indexed = RelayMeter.SPANS_INDEXED.counter(meters);

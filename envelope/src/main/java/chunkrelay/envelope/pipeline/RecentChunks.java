@@ -1,5 +1,6 @@
 package chunkrelay.envelope.pipeline;
 
+import chunkrelay.envelope.schedule.BackgroundWork;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import jakarta.inject.Singleton;
@@ -14,7 +15,8 @@ public class RecentChunks {
     private final Cache<Key, Boolean> archived;
 
     public RecentChunks(DuplicateConfig config) {
-        this.archived = Caffeine.newBuilder().maximumSize(config.maxChunks())
+        this.archived = Caffeine.newBuilder().executor(BackgroundWork.cacheMaintenance())
+                .maximumSize(config.maxChunks())
                 .expireAfterWrite(config.expireAfter()).build();
     }
 

@@ -14,6 +14,9 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -22,10 +25,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The one place the relay makes its threads, each a daemon named for its work, and the one order they stop in.
- * Their owners start them when the server has started (the periodic jobs of {@link #schedule}, the upstream senders,
- * the derivations' hand-out; a command line's derivations when a chunk first waits), the forwarding queue's workers
- * when it is made, and the pools of ingest and the views' readers as their work comes. At the context's shutdown
+ * The one place the relay makes its threads, each a daemon named for its work, and the one order they stop in; the
+ * clients the relay sends with (HTTP, Redis, the bucket's) are closed in that order too, last, and its caches do
+ * their upkeep on the caller ({@link #cacheMaintenance}). Their owners start them when the server has started (the
+ * periodic jobs of {@link #schedule}, the upstream senders, the derivations' hand-out; a command line's derivations
+ * when a chunk first waits), the forwarding queue's workers when it is made, and the pools of ingest, the views'
+ * readers and the HTTP clients as their work comes. At the context's shutdown
  * (after the server's graceful shutdown let requests in flight finish) the owners' stop steps run by
  * {@link Stage}, in the order they were registered within a stage, all within one budget,
  * {@code relay.shutdown.budget}: each step waits at most what is left of it, and every step runs, so that what
@@ -51,7 +56,12 @@ public class BackgroundWork implements ApplicationEventListener<ShutdownEvent>, 
         /** Periodic jobs (retention, rollups, recovery pass): interrupted, they pick up where they stopped. */
         PERIODIC,
         /** The views' readers, whose requests the server's graceful shutdown let finish. */
-        READS
+        READS,
+        /**
+         * The clients every stage above sends with (the HTTP clients' threads, Redis's event loops, the bucket's SDK
+         * client and connection pool): closed once nothing uses them.
+         */
+        CLIENTS
     }
 
     /** An owner's part of the shutdown; {@code left} is what remains of the budget, zero when it is spent. */
@@ -96,6 +106,33 @@ public class BackgroundWork implements ApplicationEventListener<ShutdownEvent>, 
     /** A pool that also runs work after a delay or at a fixed rate; every thread is named {@code name}. */
     public ScheduledThreadPoolExecutor timer(String name, int threads) {
         return new ScheduledThreadPoolExecutor(threads, runnable -> daemon(runnable, name));
+    }
+
+    /**
+     * The threads of an HTTP client (its executor): at most {@code threads}, named {@code name-N}, started as its
+     * exchanges need them and ended after a minute idle, so that a relay at rest keeps none; shut down in
+     * {@link Stage#CLIENTS}. The JDK client's own selector thread ({@code HttpClient-N-SelectorManager}) cannot be
+     * named or stopped: it ends once the client is no longer reachable, that is when the context that holds it is
+     * closed and the garbage collector has run.
+     */
+    public ExecutorService clientThreads(String name, int threads) {
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 1, TimeUnit.MINUTES,
+                new LinkedBlockingQueue<>(), threads(name));
+        pool.allowCoreThreadTimeOut(true);
+        atStop(Stage.CLIENTS, name, left -> {
+            pool.shutdownNow();
+            pool.awaitTermination(left.toNanos(), TimeUnit.NANOSECONDS);
+        });
+        return pool;
+    }
+
+    /**
+     * Where the relay's Caffeine caches do their upkeep (draining their buffers, evicting, expiring): on the thread
+     * that used the cache, a little at each call, instead of on the JVM's common pool, which nothing of the relay
+     * owns. None of the caches has a removal listener, so the upkeep is only Caffeine's own bounded work.
+     */
+    public static Executor cacheMaintenance() {
+        return Runnable::run;
     }
 
     /**

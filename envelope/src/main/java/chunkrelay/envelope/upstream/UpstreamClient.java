@@ -29,13 +29,13 @@ final class UpstreamClient {
     private final HttpClient http;
     private volatile boolean upstreamDown;
 
-    UpstreamClient(UpstreamConfig config, UpstreamRateLimits rateLimits, MeterRegistry meters, Clock clock) {
+    UpstreamClient(UpstreamConfig config, HttpClient http, UpstreamRateLimits rateLimits, MeterRegistry meters,
+                   Clock clock) {
         this.config = config;
+        this.http = http;
         this.rateLimits = rateLimits;
         this.meters = meters;
         this.clock = clock;
-        this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(config.connectTimeout()).build();
     }
 
     /** One request; true when the upstream took the envelope or refused it for good, false to retry. */

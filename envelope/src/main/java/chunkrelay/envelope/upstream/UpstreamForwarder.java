@@ -13,9 +13,11 @@ import io.micronaut.context.annotation.Requires;
 import io.micronaut.context.env.Environment;
 import io.micronaut.context.event.ApplicationEventListener;
 import io.micronaut.runtime.server.event.ServerStartupEvent;
+import jakarta.inject.Named;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.net.http.HttpClient;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -64,14 +66,14 @@ public class UpstreamForwarder implements ApplicationEventListener<ServerStartup
     private final Backoff backoff;
     private volatile boolean stopping;
 
-    public UpstreamForwarder(UpstreamConfig config, ObjectStore store, MeterRegistry meters, Clock clock,
-                             BackgroundWork work) {
+    public UpstreamForwarder(UpstreamConfig config, @Named(UpstreamHttpFactory.UPSTREAM) HttpClient http,
+                             ObjectStore store, MeterRegistry meters, Clock clock, BackgroundWork work) {
         this.config = config;
         this.meters = meters;
         this.clock = clock;
         this.work = work;
         this.backoff = new Backoff(config.retryInitial(), config.retryMax(), 1.5);
-        this.client = new UpstreamClient(config, rateLimits, meters, clock);
+        this.client = new UpstreamClient(config, http, rateLimits, meters, clock);
         this.spool = new UpstreamSpool(config, store, meters, clock,
                 envelope -> client.attempt(envelope) || expired(envelope));
         this.queue = new UpstreamQueue(config, meters);

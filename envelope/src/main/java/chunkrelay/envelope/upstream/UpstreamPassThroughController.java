@@ -15,6 +15,7 @@ import io.micronaut.http.annotation.PathVariable;
 import io.micronaut.http.annotation.Post;
 import io.micronaut.scheduling.TaskExecutors;
 import io.micronaut.scheduling.annotation.ExecuteOn;
+import jakarta.inject.Named;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -44,11 +45,11 @@ public class UpstreamPassThroughController {
     private final RetryLater retryLater;
     private final HttpClient http;
 
-    public UpstreamPassThroughController(UpstreamConfig config, RetryLater retryLater) {
+    public UpstreamPassThroughController(UpstreamConfig config, RetryLater retryLater,
+                                         @Named(UpstreamHttpFactory.UPSTREAM) HttpClient http) {
         this.config = config;
         this.retryLater = retryLater;
-        this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(config.connectTimeout()).build();
+        this.http = http;
     }
 
     @Post(uri = "/api/{projectId}/{endpoint:(?!envelope/?$)[^/]+}/", consumes = MediaType.ALL, produces = MediaType.ALL)

@@ -1,6 +1,7 @@
 package chunkrelay.envelope.upstream;
 
 import chunkrelay.envelope.errors.RelayError;
+import chunkrelay.envelope.schedule.BackgroundWork;
 import chunkrelay.retry.RetryAfter;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
@@ -40,7 +41,8 @@ final class UpstreamRateLimits {
         }
     }
 
-    private final Cache<String, List<Limit>> byKey = Caffeine.newBuilder().maximumSize(100_000)
+    private final Cache<String, List<Limit>> byKey = Caffeine.newBuilder()
+            .executor(BackgroundWork.cacheMaintenance()).maximumSize(100_000)
             .expireAfterWrite(Duration.ofDays(1)).build();
 
     /**

@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.zip.GZIPInputStream;
@@ -71,8 +72,10 @@ public final class OtlpHttpExporter {
     /**
      * @param clock   reads the time for HTTP-date {@code Retry-After} values and the elapsed retry budget
      * @param sleeper waits between attempts
+     * @param threads runs the HTTP client's steps of each exchange; its owner stops it
      */
-    public OtlpHttpExporter(OtlpExportSettings settings, ExportCounters counters, Clock clock, Sleeper sleeper) {
+    public OtlpHttpExporter(OtlpExportSettings settings, ExportCounters counters, Clock clock, Sleeper sleeper,
+                            Executor threads) {
         this.settings = settings;
         this.counters = counters;
         this.clock = clock;
@@ -85,6 +88,7 @@ public final class OtlpHttpExporter {
                 .version("https".equalsIgnoreCase(target.getScheme())
                         ? HttpClient.Version.HTTP_2 : HttpClient.Version.HTTP_1_1)
                 .followRedirects(HttpClient.Redirect.NEVER)
+                .executor(threads)
                 .build();
     }
 

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ForkJoinPool;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -48,7 +49,8 @@ class ForwardingQueueTest {
                 .initialBackoff(Duration.ofMillis(10))
                 .maxBackoff(Duration.ofMillis(50))
                 .build();
-        return new ForwardingQueue(new OtlpHttpExporter(settings, counters, Clock.systemUTC(), Sleeper.THREAD_SLEEP),
+        return new ForwardingQueue(new OtlpHttpExporter(settings, counters, Clock.systemUTC(), Sleeper.THREAD_SLEEP,
+                ForkJoinPool.commonPool()),
                 listener, runnable -> {
                     Thread worker = new Thread(runnable, "otlp-forward-test");
                     worker.setDaemon(true);

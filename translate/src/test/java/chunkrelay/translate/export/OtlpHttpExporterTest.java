@@ -27,6 +27,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -59,7 +60,8 @@ class OtlpHttpExporterTest {
     }
 
     private OtlpHttpExporter exporter(OtlpExportSettings settings) {
-        return new OtlpHttpExporter(settings, counters, Clock.systemUTC(), Sleeper.THREAD_SLEEP);
+        return new OtlpHttpExporter(settings, counters, Clock.systemUTC(), Sleeper.THREAD_SLEEP,
+                ForkJoinPool.commonPool());
     }
 
     @Test
@@ -149,7 +151,7 @@ class OtlpHttpExporterTest {
         collector.then(Reply.status(429).header("Retry-After", "2"));
         List<Duration> waits = Collections.synchronizedList(new ArrayList<>());
         OtlpHttpExporter exporter = new OtlpHttpExporter(fastRetries(collector.endpoint()).build(), counters,
-                Clock.systemUTC(), waits::add);
+                Clock.systemUTC(), waits::add, ForkJoinPool.commonPool());
 
         DeliveryResult result = exporter.export(body);
 
@@ -166,7 +168,7 @@ class OtlpHttpExporterTest {
         collector.then(Reply.status(503).header("Retry-After", inSevenSeconds));
         List<Duration> waits = Collections.synchronizedList(new ArrayList<>());
         OtlpHttpExporter exporter = new OtlpHttpExporter(fastRetries(collector.endpoint()).build(), counters,
-                Clock.fixed(now, ZoneOffset.UTC), waits::add);
+                Clock.fixed(now, ZoneOffset.UTC), waits::add, ForkJoinPool.commonPool());
 
         DeliveryResult result = exporter.export(body);
 
@@ -180,7 +182,7 @@ class OtlpHttpExporterTest {
         collector.then(Reply.status(503).header("Retry-After", "3600"));
         List<Duration> waits = Collections.synchronizedList(new ArrayList<>());
         OtlpHttpExporter exporter = new OtlpHttpExporter(fastRetries(collector.endpoint()).build(), counters,
-                Clock.systemUTC(), waits::add);
+                Clock.systemUTC(), waits::add, ForkJoinPool.commonPool());
 
         DeliveryResult result = exporter.export(body);
 

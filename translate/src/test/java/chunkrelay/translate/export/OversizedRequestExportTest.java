@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.ForkJoinPool;
 import org.junit.jupiter.api.Test;
 
 /** The real 64 MiB limit, end to end: a synthetic request just over it arrives as valid parts under it. */
@@ -35,7 +36,8 @@ class OversizedRequestExportTest {
             OtlpExportSettings settings = OtlpExportSettings.builder(collector.endpoint())
                     .compression(Compression.NONE).build();
 
-            result = new OtlpHttpExporter(settings, counters, Clock.systemUTC(), Sleeper.THREAD_SLEEP).export(body);
+            result = new OtlpHttpExporter(settings, counters, Clock.systemUTC(), Sleeper.THREAD_SLEEP,
+                    ForkJoinPool.commonPool()).export(body);
 
             assertTrue(result.delivered(), result.reason());
             assertTrue(result.parts() >= 2, "parts: " + result.parts());
