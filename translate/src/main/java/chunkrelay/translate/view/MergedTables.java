@@ -87,6 +87,7 @@ final class MergedTables {
         return CanonicalOrder.of(merged);
     }
 
+    /** The tables' values, in index order, into a profile: a snapshot's copy, or the result once at the end. */
     private void addTables(MergedProfile profile) {
         profile.functions.addAll(functions.values());
         profile.locations.addAll(locations.values());
@@ -95,12 +96,12 @@ final class MergedTables {
         profile.links.addAll(links.values());
     }
 
-    /** The index of a sample group, to add samples to ({@link #addSamples}); made empty when new. */
     /** Makes room for {@code groups} sample groups at least, so that they are not indexed again as the table grows. */
     void expectGroups(int expected) {
         groups.expect(expected);
     }
 
+    /** The index of a sample group, to add samples to ({@link #addSamples}); made empty when new. */
     int group(int stack, int thread, int link, String periodType, long period) {
         return groups.group(stack, thread, link, periodType, period);
     }
