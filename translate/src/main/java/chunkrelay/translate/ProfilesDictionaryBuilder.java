@@ -1,5 +1,6 @@
 package chunkrelay.translate;
 
+import chunkrelay.chunk.primitive.IndexedSet;
 import com.google.protobuf.ByteString;
 import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.profiles.v1development.Function;
@@ -11,7 +12,7 @@ import io.opentelemetry.proto.profiles.v1development.ProfilesDictionary;
 import io.opentelemetry.proto.profiles.v1development.Stack;
 
 /**
- * Builds the {@link ProfilesDictionary} shared by a request: one {@link DictionaryTable} per table,
+ * Builds the {@link ProfilesDictionary} shared by a request: one {@link IndexedSet} per table,
  * each seeded with its zero value at index 0 and deduplicated by value. Callers add an item only
  * when they are about to reference it, so the tables hold no orphans.
  *
@@ -24,34 +25,34 @@ public final class ProfilesDictionaryBuilder {
             .setSpanId(ByteString.copyFrom(new byte[8]))
             .build();
 
-    private final DictionaryTable<String> strings = new DictionaryTable<>("");
-    private final DictionaryTable<Function> functions = new DictionaryTable<>(Function.getDefaultInstance());
-    private final DictionaryTable<Location> locations = new DictionaryTable<>(Location.getDefaultInstance());
-    private final DictionaryTable<Stack> stacks = new DictionaryTable<>(Stack.getDefaultInstance());
-    private final DictionaryTable<KeyValueAndUnit> attributes =
-            new DictionaryTable<>(KeyValueAndUnit.getDefaultInstance());
-    private final DictionaryTable<Link> links = new DictionaryTable<>(ZERO_LINK);
-    private final DictionaryTable<Mapping> mappings = new DictionaryTable<>(Mapping.getDefaultInstance());
+    private final IndexedSet<String> strings = IndexedSet.startingWith("");
+    private final IndexedSet<Function> functions = IndexedSet.startingWith(Function.getDefaultInstance());
+    private final IndexedSet<Location> locations = IndexedSet.startingWith(Location.getDefaultInstance());
+    private final IndexedSet<Stack> stacks = IndexedSet.startingWith(Stack.getDefaultInstance());
+    private final IndexedSet<KeyValueAndUnit> attributes =
+            IndexedSet.startingWith(KeyValueAndUnit.getDefaultInstance());
+    private final IndexedSet<Link> links = IndexedSet.startingWith(ZERO_LINK);
+    private final IndexedSet<Mapping> mappings = IndexedSet.startingWith(Mapping.getDefaultInstance());
 
     /** Index of {@code value} in the string table; null and "" are index 0. */
     public int string(String value) {
-        return value == null ? 0 : strings.index(value);
+        return value == null ? 0 : strings.indexOf(value);
     }
 
     public int function(Function function) {
-        return functions.index(function);
+        return functions.indexOf(function);
     }
 
     public int location(Location location) {
-        return locations.index(location);
+        return locations.indexOf(location);
     }
 
     public int stack(Stack stack) {
-        return stacks.index(stack);
+        return stacks.indexOf(stack);
     }
 
     public int mapping(Mapping mapping) {
-        return mappings.index(mapping);
+        return mappings.indexOf(mapping);
     }
 
     /** Index of a link; its ids must be 16 and 8 bytes, as the collector rejects any other length. */
@@ -60,12 +61,12 @@ public final class ProfilesDictionaryBuilder {
             throw new IllegalArgumentException("link ids must be 16 and 8 bytes, got "
                     + link.getTraceId().size() + " and " + link.getSpanId().size());
         }
-        return links.index(link);
+        return links.indexOf(link);
     }
 
     /** Index of the attribute {@code key = value} with an optional UCUM unit (null for none). */
     public int attribute(String key, AnyValue value, String unit) {
-        return attributes.index(KeyValueAndUnit.newBuilder()
+        return attributes.indexOf(KeyValueAndUnit.newBuilder()
                 .setKeyStrindex(string(key))
                 .setValue(value)
                 .setUnitStrindex(string(unit))

@@ -3,13 +3,13 @@ package chunkrelay.translate;
 import chunkrelay.chunk.DebugImage;
 import chunkrelay.chunk.Frame;
 import chunkrelay.chunk.ProfileChunk;
+import chunkrelay.chunk.primitive.IndexRemap;
 import io.opentelemetry.proto.profiles.v1development.Function;
 import io.opentelemetry.proto.profiles.v1development.Line;
 import io.opentelemetry.proto.profiles.v1development.Location;
 import io.opentelemetry.proto.profiles.v1development.Mapping;
 import io.opentelemetry.proto.profiles.v1development.Stack;
 
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -24,10 +24,10 @@ final class StackTables {
     private final ProfilesDictionaryBuilder dictionary;
     private final DebugImageIndex images;
     private final Map<DebugImage, Integer> mappingOfImage = new HashMap<>();
-    /** Chunk frame index to location index; -1 until first reached. */
-    private final int[] locationOfFrame;
-    /** Chunk stack id to stack index; -1 until first reached. */
-    private final int[] stackOfStackId;
+    /** Chunk frame index to location index, mapped when first reached. */
+    private final IndexRemap locationOfFrame;
+    /** Chunk stack id to stack index, mapped when first reached. */
+    private final IndexRemap stackOfStackId;
     /** The location of the frame standing for an empty stack; -1 until a sample needs it. */
     private int emptyStackLocation = -1;
 
@@ -35,14 +35,14 @@ final class StackTables {
         this.chunk = chunk;
         this.dictionary = dictionary;
         this.images = new DebugImageIndex(chunk.debugImages());
-        this.locationOfFrame = filled(chunk.frames().size());
-        this.stackOfStackId = filled(chunk.stackCount());
+        this.locationOfFrame = new IndexRemap(chunk.frames().size());
+        this.stackOfStackId = new IndexRemap(chunk.stackCount());
     }
 
     /** The stack index of the chunk's stack {@code stackId}. */
     int stack(int stackId) {
-        int known = stackOfStackId[stackId];
-        if (known >= 0) {
+        int known = stackOfStackId.get(stackId);
+        if (known != IndexRemap.UNMAPPED) {
             return known;
         }
         Stack.Builder stack = Stack.newBuilder();
@@ -55,7 +55,7 @@ final class StackTables {
             // no consumer drops it or draws a nameless bar
             stack.addLocationIndices(emptyStackLocation());
         }
-        return stackOfStackId[stackId] = dictionary.stack(stack.build());
+        return stackOfStackId.set(stackId, dictionary.stack(stack.build()));
     }
 
     private int emptyStackLocation() {
@@ -73,8 +73,8 @@ final class StackTables {
     }
 
     private int location(int frameIndex) {
-        int known = locationOfFrame[frameIndex];
-        if (known >= 0) {
+        int known = locationOfFrame.get(frameIndex);
+        if (known != IndexRemap.UNMAPPED) {
             return known;
         }
         Frame frame = chunk.frames().get(frameIndex);
@@ -109,7 +109,7 @@ final class StackTables {
         if (frame.platform() != null) {
             location.addAttributeIndices(dictionary.attribute(SENTRY_FRAME_PLATFORM, frame.platform()));
         }
-        return locationOfFrame[frameIndex] = dictionary.location(location.build());
+        return locationOfFrame.set(frameIndex, dictionary.location(location.build()));
     }
 
     /**
@@ -168,11 +168,5 @@ final class StackTables {
             }
         }
         return null;
-    }
-
-    private static int[] filled(int length) {
-        int[] array = new int[length];
-        Arrays.fill(array, -1);
-        return array;
     }
 }

@@ -2,14 +2,12 @@ package chunkrelay.chunk.perfetto;
 
 import chunkrelay.chunk.DebugImage;
 import chunkrelay.chunk.Frame;
-import chunkrelay.chunk.primitive.GrowableIntArray;
+import chunkrelay.chunk.primitive.IndexedSet;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -38,30 +36,17 @@ final class PerfettoFrames {
     private record ImageKey(String codeFile, Long imageAddr) {
     }
 
-    private record StackKey(int[] frames) {
-        @Override
-        public boolean equals(Object other) {
-            return other instanceof StackKey key && Arrays.equals(frames, key.frames);
-        }
-
-        @Override
-        public int hashCode() {
-            return Arrays.hashCode(frames);
-        }
-    }
-
     private final MemoryBudget budget;
+    /** The frames by index, beside their keys. */
     private final List<Frame> frames = new ArrayList<>();
-    private final Map<FrameKey, Integer> frameIndex = new HashMap<>();
-    private final GrowableIntArray stackOffsets = new GrowableIntArray();
-    private final GrowableIntArray stackFrames = new GrowableIntArray();
-    private final Map<StackKey, Integer> stackIndex = new HashMap<>();
+    private final IndexedSet<FrameKey> frameKeys = IndexedSet.byValue();
+    /** The stacks, leaf first, by id. */
+    private final IndexedSet<int[]> stacks = IndexedSet.byContents();
     private final List<DebugImage> images = new ArrayList<>();
     private final Set<ImageKey> imageKeys = new HashSet<>();
 
     PerfettoFrames(MemoryBudget budget) {
         this.budget = budget;
-        stackOffsets.add(0);
     }
 
     /** Relay's test for a JVM mapping: ART's compiled, verified and dex files, JARs and the JIT code cache. */
@@ -96,36 +81,28 @@ final class PerfettoFrames {
             // rel_pc + start is an unsigned 64-bit sum; one that wraps has no address, as in Relay
             address = Long.compareUnsigned(sum, relPc) < 0 ? null : sum;
         }
-        FrameKey key = new FrameKey(function, module, mappingPath, address);
-        Integer known = frameIndex.get(key);
-        if (known != null) {
-            return known;
+        int index = frameKeys.indexOf(new FrameKey(function, module, mappingPath, address));
+        if (index < frames.size()) {
+            return index;
         }
-        int index = frames.size();
+        // a new key: past a limit the conversion ends with the exception, so the key added without its frame is
+        // never read
         if (index >= PerfettoLimits.MAX_UNIQUE_FRAMES) {
             throw new PerfettoTraceException(PerfettoTraceException.Kind.TOO_LARGE,
                     "the trace has more than " + PerfettoLimits.MAX_UNIQUE_FRAMES + " distinct frames");
         }
         budget.add(FRAME_BYTES + length(function) + length(module) + length(mappingPath));
         frames.add(new Frame(function, module, null, null, null, null, null, address, java ? "java" : "native"));
-        frameIndex.put(key, index);
         return index;
     }
 
-    /** The id of a stack (leaf first), added when new. */
+    /** The id of a stack (leaf first), added when new; the array is kept, so the caller must not change it after. */
     int stack(int[] leafFirst) throws PerfettoTraceException {
-        StackKey key = new StackKey(leafFirst);
-        Integer known = stackIndex.get(key);
-        if (known != null) {
-            return known;
+        int known = stacks.size();
+        int id = stacks.indexOf(leafFirst);
+        if (id == known) {
+            budget.add(STACK_BYTES + 8L * leafFirst.length);
         }
-        budget.add(STACK_BYTES + 8L * leafFirst.length);
-        int id = stackOffsets.size() - 1;
-        for (int frame : leafFirst) {
-            stackFrames.add(frame);
-        }
-        stackOffsets.add(stackFrames.size());
-        stackIndex.put(key, id);
         return id;
     }
 
@@ -173,12 +150,23 @@ final class PerfettoFrames {
         return frames;
     }
 
+    /** Where each stack's frames start in {@link #stackFrames()}, and after the last, where they end. */
     int[] stackOffsets() {
-        return stackOffsets.toArray();
+        int[] offsets = new int[stacks.size() + 1];
+        for (int id = 0; id < stacks.size(); id++) {
+            offsets[id + 1] = offsets[id] + stacks.get(id).length;
+        }
+        return offsets;
     }
 
+    /** The frames of every stack, one after the other in stack id order. */
     int[] stackFrames() {
-        return stackFrames.toArray();
+        int[] offsets = stackOffsets();
+        int[] flat = new int[offsets[stacks.size()]];
+        for (int id = 0; id < stacks.size(); id++) {
+            System.arraycopy(stacks.get(id), 0, flat, offsets[id], offsets[id + 1] - offsets[id]);
+        }
+        return flat;
     }
 
     List<DebugImage> images() {

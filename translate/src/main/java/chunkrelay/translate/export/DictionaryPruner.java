@@ -1,5 +1,6 @@
 package chunkrelay.translate.export;
 
+import chunkrelay.chunk.primitive.IndexRemap;
 import chunkrelay.translate.DictionaryReachability;
 import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.common.v1.ArrayValue;
@@ -31,13 +32,13 @@ import java.util.function.IntUnaryOperator;
 final class DictionaryPruner {
     private final ProfilesDictionary source;
     private final DictionaryReachability reached;
-    private int[] stringMap;
-    private int[] mappingMap;
-    private int[] locationMap;
-    private int[] functionMap;
-    private int[] linkMap;
-    private int[] attributeMap;
-    private int[] stackMap;
+    private IndexRemap stringMap;
+    private IndexRemap mappingMap;
+    private IndexRemap locationMap;
+    private IndexRemap functionMap;
+    private IndexRemap linkMap;
+    private IndexRemap attributeMap;
+    private IndexRemap stackMap;
 
     DictionaryPruner(ProfilesDictionary source) {
         this.source = source;
@@ -107,13 +108,13 @@ final class DictionaryPruner {
         return dictionary.build();
     }
 
-    /** New index of each original index: the count of kept entries before it (element 0 counts as kept). */
-    private static int[] ranks(BitSet marked, int size) {
-        int[] map = new int[size];
+    /** New index of each kept original index: the count of kept entries before it (element 0 counts as kept). */
+    private static IndexRemap ranks(BitSet marked, int size) {
+        IndexRemap map = new IndexRemap(size);
         int next = 0;
         for (int i = 0; i < size; i++) {
             if (i == 0 || marked.get(i)) {
-                map[i] = next++;
+                map.set(i, next++);
             }
         }
         return map;
@@ -233,11 +234,11 @@ final class DictionaryPruner {
     }
 
     /** Index 0 stays 0 even when a producer left the table empty. */
-    private static int index(int[] map, int index) {
-        return index == 0 ? 0 : map[index];
+    private static int index(IndexRemap map, int index) {
+        return index == 0 ? 0 : map.get(index);
     }
 
-    private static List<Integer> remapAll(List<Integer> indices, int[] map) {
+    private static List<Integer> remapAll(List<Integer> indices, IndexRemap map) {
         IntUnaryOperator remap = index -> index(map, index);
         return indices.stream().map(remap::applyAsInt).toList();
     }

@@ -1,9 +1,8 @@
 package chunkrelay.translate.view;
 
-import java.util.ArrayList;
-import java.util.HashMap;
+import chunkrelay.chunk.primitive.IndexedSet;
+
 import java.util.List;
-import java.util.Map;
 
 /**
  * The functions of a {@link MergedProfile} as the flame graph draws them (one frame per name and file,
@@ -13,7 +12,7 @@ import java.util.Map;
  */
 final class FunctionFrames {
     private final MergedProfile profile;
-    private final List<RootFirstFrames.Frame> frames = new ArrayList<>();
+    private final IndexedSet<RootFirstFrames.Frame> frames = IndexedSet.byValue();
     /** Per location, its frames outermost (caller) first; a location without lines is one frame named by address. */
     private final int[][] locationFrames;
     /** Per frame, the last walk that saw it: a stack's distinct frames without a set per stack. */
@@ -22,20 +21,19 @@ final class FunctionFrames {
 
     FunctionFrames(MergedProfile profile) {
         this.profile = profile;
-        Map<RootFirstFrames.Frame, Integer> index = new HashMap<>();
         int[] frameOfFunction = new int[profile.functions().size()];
         for (int f = 0; f < frameOfFunction.length; f++) {
             MergedProfile.Function function = profile.functions().get(f);
             String name = function.name() == null || function.name().isEmpty() ? "<unknown>" : function.name();
-            frameOfFunction[f] = indexOf(index, new RootFirstFrames.Frame(name, function.file()));
+            frameOfFunction[f] = frames.indexOf(new RootFirstFrames.Frame(name, function.file()));
         }
         locationFrames = new int[profile.locations().size()][];
         for (int l = 0; l < locationFrames.length; l++) {
             MergedProfile.Location location = profile.locations().get(l);
             List<MergedProfile.Line> lines = location.lines();
             if (lines.isEmpty()) {
-                locationFrames[l] = new int[] {indexOf(index,
-                        new RootFirstFrames.Frame("0x" + Long.toHexString(location.address()), null))};
+                locationFrames[l] = new int[] {
+                        frames.indexOf(new RootFirstFrames.Frame("0x" + Long.toHexString(location.address()), null))};
                 continue;
             }
             int[] ofLocation = new int[lines.size()];
@@ -45,13 +43,6 @@ final class FunctionFrames {
             locationFrames[l] = ofLocation;
         }
         lastSeen = new int[frames.size()];
-    }
-
-    private int indexOf(Map<RootFirstFrames.Frame, Integer> index, RootFirstFrames.Frame frame) {
-        return index.computeIfAbsent(frame, f -> {
-            frames.add(f);
-            return frames.size() - 1;
-        });
     }
 
     int size() {

@@ -1,17 +1,15 @@
 package chunkrelay.translate.view;
 
+import chunkrelay.chunk.primitive.IndexedSet;
 import chunkrelay.translate.ProfileTypes;
 
-import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
- * The tables of a merge: each function, location, stack, thread and link once (an indexed set, as the OTLP dictionary
- * is), and the sample groups by (stack, thread, link, sample type, period) with their counts and first and last sample
- * ({@link SampleGroupTable}, split per step when asked). The mappings of each input ({@link RequestMapping},
- * {@link RollupMapping}) look a group up once and add to it. Not thread-safe.
+ * The tables of a merge: each function, location, stack, thread and link once (an {@link IndexedSet} each, as in the
+ * OTLP dictionary), and the sample groups by (stack, thread, link, sample type, period) with their counts and first
+ * and last sample ({@link SampleGroupTable}, split per step when asked). The mappings of each input
+ * ({@link RequestMapping}, {@link RollupMapping}) look a group up once and add to it. Not thread-safe.
  */
 final class MergedTables {
     private final ViewFilter filter;
@@ -19,24 +17,12 @@ final class MergedTables {
     private final boolean keepChunkAttributes;
     private final boolean perStep;
     private final MergedProfile merged = new MergedProfile();
-    private final Map<MergedProfile.Function, Integer> functions = new HashMap<>();
-    private final Map<MergedProfile.Location, Integer> locations = new HashMap<>();
-    private final Map<StackKey, Integer> stacks = new HashMap<>();
-    private final Map<MergedProfile.Thread, Integer> threads = new HashMap<>();
-    private final Map<MergedProfile.Link, Integer> links = new HashMap<>();
+    private final IndexedSet<MergedProfile.Function> functions = IndexedSet.byValue();
+    private final IndexedSet<MergedProfile.Location> locations = IndexedSet.byValue();
+    private final IndexedSet<int[]> stacks = IndexedSet.byContents();
+    private final IndexedSet<MergedProfile.Thread> threads = IndexedSet.byValue();
+    private final IndexedSet<MergedProfile.Link> links = IndexedSet.byValue();
     private SampleGroupTable groups;
-
-    private record StackKey(int[] locations) {
-        @Override
-        public boolean equals(Object other) {
-            return other instanceof StackKey key && Arrays.equals(locations, key.locations);
-        }
-
-        @Override
-        public int hashCode() {
-            return Arrays.hashCode(locations);
-        }
-    }
 
     /**
      * @param perStep whether sample groups and chunk counts are split per step of {@code grid}
@@ -85,11 +71,7 @@ final class MergedTables {
         copy.startNanos = merged.startNanos;
         copy.lastSampleNanos = merged.lastSampleNanos;
         copy.endNanos = merged.endNanos;
-        copy.functions.addAll(merged.functions);
-        copy.locations.addAll(merged.locations);
-        copy.stacks.addAll(merged.stacks);
-        copy.threads.addAll(merged.threads);
-        copy.links.addAll(merged.links);
+        addTables(copy);
         merged.stepCounts.forEach(steps -> copy.stepCounts.add(steps.clone()));
         copy.chunkCounts.putAll(merged.chunkCounts);
         merged.chunkStepCounts.forEach((chunk, steps) -> copy.chunkStepCounts.put(chunk, steps.clone()));
@@ -99,17 +81,27 @@ final class MergedTables {
 
     /** The merged profile, in canonical order; the tables must not be used after. */
     MergedProfile result() {
+        addTables(merged);
         groups.addTo(merged);
         groups = null;
         return CanonicalOrder.of(merged);
     }
 
-    /** The index of a sample group, to add samples to ({@link #addSamples}); made empty when new. */
+    /** The tables' values, in index order, into a profile: a snapshot's copy, or the result once at the end. */
+    private void addTables(MergedProfile profile) {
+        profile.functions.addAll(functions.values());
+        profile.locations.addAll(locations.values());
+        profile.stacks.addAll(stacks.values());
+        profile.threads.addAll(threads.values());
+        profile.links.addAll(links.values());
+    }
+
     /** Makes room for {@code groups} sample groups at least, so that they are not indexed again as the table grows. */
     void expectGroups(int expected) {
         groups.expect(expected);
     }
 
+    /** The index of a sample group, to add samples to ({@link #addSamples}); made empty when new. */
     int group(int stack, int thread, int link, String periodType, long period) {
         return groups.group(stack, thread, link, periodType, period);
     }
@@ -129,48 +121,36 @@ final class MergedTables {
     int thread(MergedProfile.Thread thread) {
         MergedProfile.Thread key = keepChunkAttributes ? thread
                 : new MergedProfile.Thread(thread.profilerId(), thread.threadId(), thread.name(), null);
-        return threads.computeIfAbsent(key, t -> {
-            merged.threads.add(t);
-            if (grid != null) {
-                merged.stepCounts.add(new long[grid.steps()]);
-            }
-            return merged.threads.size() - 1;
-        });
+        int known = threads.size();
+        int index = threads.indexOf(key);
+        if (index == known && grid != null) {
+            merged.stepCounts.add(new long[grid.steps()]);
+        }
+        return index;
     }
 
     int link(MergedProfile.Link link) {
-        return links.computeIfAbsent(link, k -> {
-            merged.links.add(k);
-            return merged.links.size() - 1;
-        });
+        return links.indexOf(link);
     }
 
+    /** The merged stack of merged locations; the array is kept, so the caller must not change it after. */
     int stack(int[] mappedLocations) {
-        return stacks.computeIfAbsent(new StackKey(mappedLocations), k -> {
-            merged.stacks.add(k.locations());
-            return merged.stacks.size() - 1;
-        });
+        return stacks.indexOf(mappedLocations);
     }
 
     int location(MergedProfile.Location location) {
-        return locations.computeIfAbsent(location, k -> {
-            merged.locations.add(k);
-            return merged.locations.size() - 1;
-        });
+        return locations.indexOf(location);
     }
 
     int function(MergedProfile.Function function) {
-        return functions.computeIfAbsent(function, k -> {
-            merged.functions.add(k);
-            return merged.functions.size() - 1;
-        });
+        return functions.indexOf(function);
     }
 
     boolean linkMatches(int link) {
         if (link < 0) {
             return false;
         }
-        MergedProfile.Link known = merged.links.get(link);
+        MergedProfile.Link known = links.get(link);
         return (filter.traceId() == null || filter.traceId().equals(known.traceId()))
                 && (filter.spanId() == null || filter.spanId().equals(known.spanId()));
     }
@@ -197,12 +177,5 @@ final class MergedTables {
     int emptyStackLocation(String periodType) {
         int function = function(new MergedProfile.Function(ProfileTypes.emptyStackFrame(periodType), null, null));
         return location(new MergedProfile.Location(0, List.of(new MergedProfile.Line(function, 0))));
-    }
-
-    /** A mapping of {@code length} input indexes, none mapped yet. */
-    static int[] unmapped(int length) {
-        int[] array = new int[length];
-        Arrays.fill(array, -1);
-        return array;
     }
 }

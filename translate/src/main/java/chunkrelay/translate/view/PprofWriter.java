@@ -1,5 +1,6 @@
 package chunkrelay.translate.view;
 
+import chunkrelay.chunk.primitive.IndexedSet;
 import chunkrelay.translate.ProfileTypes;
 import com.google.perftools.profiles.ProfileProto;
 import com.google.protobuf.CodedOutputStream;
@@ -11,9 +12,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.zip.GZIPOutputStream;
 
 /**
@@ -212,7 +211,7 @@ public final class PprofWriter {
             writeMapping(out);
             writeLocations(out);
             writeFunctions(out);
-            for (String string : strings.table.keySet()) {
+            for (String string : strings.table.values()) {
                 out.writeString(PROFILE_STRING_TABLE, string);
             }
             if (profile.sampleCount() > 0) {
@@ -385,17 +384,10 @@ public final class PprofWriter {
 
     /** The string table, "" first, each string once. */
     private static final class Strings {
-        private final Map<String, Integer> table = new LinkedHashMap<>();
-
-        Strings() {
-            table.put("", 0);
-        }
+        private final IndexedSet<String> table = IndexedSet.startingWith("");
 
         long index(String value) {
-            if (value == null) {
-                return 0;
-            }
-            return table.computeIfAbsent(value, v -> table.size());
+            return value == null ? 0 : table.indexOf(value);
         }
     }
 }

@@ -1,9 +1,9 @@
 package chunkrelay.translate.view;
 
+import chunkrelay.chunk.primitive.IndexedSet;
+
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * One side of a regression check: per unit (a profiler, that is a process, or a profiler's thread) its samples and,
@@ -16,10 +16,10 @@ final class ProcessShares {
     enum Unit { PROFILER, THREAD }
 
     final Unit unit;
-    final List<String> units = new ArrayList<>();
+    final IndexedSet<String> units = IndexedSet.byValue();
     private final MergedProfile profile;
     private final FunctionFrames frames;
-    /** Per function of {@link #frames}, its index in the shared map. */
+    /** Per function of {@link #frames}, its index in the shared set. */
     private final int[] shared;
     private final int[] unitOfThread;
     /** Per unit, the samples whose leaf is a function taken out ({@link #takeOut}); null while none is. */
@@ -27,25 +27,24 @@ final class ProcessShares {
     /** Per function, per unit: its total samples among those taken out. */
     final List<long[]> takenOutTotal = new ArrayList<>();
     long[] unitSamples;
-    /** Per function (index of the shared map), per unit: self samples; null while the side has none. */
+    /** Per function (index of the shared set), per unit: self samples; null while the side has none. */
     final List<long[]> self = new ArrayList<>();
     final List<long[]> total = new ArrayList<>();
     long samples;
 
-    private ProcessShares(Unit unit, MergedProfile profile, Map<RootFirstFrames.Frame, Integer> functions) {
+    private ProcessShares(Unit unit, MergedProfile profile, IndexedSet<RootFirstFrames.Frame> functions) {
         this.unit = unit;
         this.profile = profile;
         this.frames = new FunctionFrames(profile);
         this.shared = new int[frames.size()];
         for (int f = 0; f < shared.length; f++) {
-            shared[f] = functions.computeIfAbsent(frames.frame(f), k -> functions.size());
+            shared[f] = functions.indexOf(frames.frame(f));
         }
         this.unitOfThread = new int[profile.threads().size()];
     }
 
-    static ProcessShares of(MergedProfile profile, Unit unit, Map<RootFirstFrames.Frame, Integer> functions) {
+    static ProcessShares of(MergedProfile profile, Unit unit, IndexedSet<RootFirstFrames.Frame> functions) {
         ProcessShares side = new ProcessShares(unit, profile, functions);
-        Map<String, Integer> unitIndex = new HashMap<>();
         int[] unitOfThread = side.unitOfThread;
         FunctionFrames frames = side.frames;
         int[] shared = side.shared;
@@ -53,10 +52,7 @@ final class ProcessShares {
             MergedProfile.Thread thread = profile.threads().get(t);
             // the process is the profiler id: MergedProfile.Thread.profilerId, however the merge read it
             String key = unit == Unit.PROFILER ? thread.profilerId() : thread.profilerId() + "/" + thread.threadId();
-            unitOfThread[t] = unitIndex.computeIfAbsent(key, k -> {
-                side.units.add(k);
-                return side.units.size() - 1;
-            });
+            unitOfThread[t] = side.units.indexOf(key);
         }
         int unitCount = side.units.size();
         side.unitSamples = new long[unitCount];

@@ -1,11 +1,11 @@
 package chunkrelay.translate.view;
 
+import chunkrelay.chunk.primitive.IndexedSet;
+
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -62,7 +62,7 @@ public final class Regressions {
 
     public static Result compare(String baselineLabel, MergedProfile baseline, String comparisonLabel,
                                  MergedProfile comparison, Settings settings) {
-        Map<RootFirstFrames.Frame, Integer> functions = new HashMap<>();
+        IndexedSet<RootFirstFrames.Frame> functions = IndexedSet.byValue();
         ProcessShares.Unit unit = ProcessShares.Unit.PROFILER;
         ProcessShares before = ProcessShares.of(baseline, unit, functions);
         ProcessShares after = ProcessShares.of(comparison, unit, functions);
@@ -74,8 +74,7 @@ public final class Regressions {
         }
         boolean judging = before.judgedUnits(settings.minUnitSamples()) >= 2
                 && after.judgedUnits(settings.minUnitSamples()) >= 2;
-        List<RootFirstFrames.Frame> names = new ArrayList<>(functions.keySet());
-        names.sort(Comparator.comparingInt(functions::get));
+        List<RootFirstFrames.Frame> names = functions.values();
 
         // first the spreads and p-values, then the confidence once the number of measures judged is known
         double[][] self = new double[names.size()][];

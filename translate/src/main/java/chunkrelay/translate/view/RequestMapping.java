@@ -1,5 +1,6 @@
 package chunkrelay.translate.view;
 
+import chunkrelay.chunk.primitive.IndexRemap;
 import chunkrelay.chunk.spans.ThreadIds;
 import chunkrelay.translate.OtlpAttributes;
 import io.opentelemetry.proto.common.v1.AnyValue;
@@ -26,10 +27,10 @@ final class RequestMapping {
     private final ViewFilter filter;
     private final TimeGrid grid;
     private final ProfilesDictionary dictionary;
-    private final int[] stackOf;
-    private final int[] locationOf;
-    private final int[] functionOf;
-    private final int[] linkOf;
+    private final IndexRemap stackOf;
+    private final IndexRemap locationOf;
+    private final IndexRemap functionOf;
+    private final IndexRemap linkOf;
     private final long fromNanos;
     private final long toNanos;
 
@@ -40,10 +41,10 @@ final class RequestMapping {
         this.dictionary = dictionary;
         this.fromNanos = fromNanos;
         this.toNanos = toNanos;
-        this.stackOf = MergedTables.unmapped(dictionary.getStackTableCount());
-        this.locationOf = MergedTables.unmapped(dictionary.getLocationTableCount());
-        this.functionOf = MergedTables.unmapped(dictionary.getFunctionTableCount());
-        this.linkOf = MergedTables.unmapped(dictionary.getLinkTableCount());
+        this.stackOf = new IndexRemap(dictionary.getStackTableCount());
+        this.locationOf = new IndexRemap(dictionary.getLocationTableCount());
+        this.functionOf = new IndexRemap(dictionary.getFunctionTableCount());
+        this.linkOf = new IndexRemap(dictionary.getLinkTableCount());
     }
 
     void add(List<ResourceProfiles> resources, String platform, String release, String environment) {
@@ -162,58 +163,61 @@ final class RequestMapping {
 
     /** The merged link of a link index, or -1 for the zero link. */
     private int link(int index) {
-        if (index <= 0 || index >= linkOf.length) {
+        if (index <= 0 || index >= linkOf.size()) {
             return -1;
         }
-        if (linkOf[index] == -1) {
-            io.opentelemetry.proto.profiles.v1development.Link link = dictionary.getLinkTable(index);
-            linkOf[index] = tables.link(new MergedProfile.Link(
-                    HexFormat.of().formatHex(link.getTraceId().toByteArray()),
-                    HexFormat.of().formatHex(link.getSpanId().toByteArray())));
+        int known = linkOf.get(index);
+        if (known != IndexRemap.UNMAPPED) {
+            return known;
         }
-        return linkOf[index];
+        io.opentelemetry.proto.profiles.v1development.Link link = dictionary.getLinkTable(index);
+        return linkOf.set(index, tables.link(new MergedProfile.Link(
+                HexFormat.of().formatHex(link.getTraceId().toByteArray()),
+                HexFormat.of().formatHex(link.getSpanId().toByteArray()))));
     }
 
     private int stack(int index, String periodType) {
-        if (stackOf[index] == -1) {
-            List<Integer> dictionaryLocations = dictionary.getStackTable(index).getLocationIndicesList();
-            if (dictionaryLocations.isEmpty()) {
-                // OTLP archived before the translation named empty stacks: the frame it names them with now, so
-                // that no export drops such a sample or writes a nameless line
-                stackOf[index] = tables.stack(new int[] {tables.emptyStackLocation(periodType)});
-                return stackOf[index];
-            }
-            int[] mapped = new int[dictionaryLocations.size()];
-            for (int i = 0; i < mapped.length; i++) {
-                mapped[i] = location(dictionaryLocations.get(i));
-            }
-            stackOf[index] = tables.stack(mapped);
+        int known = stackOf.get(index);
+        if (known != IndexRemap.UNMAPPED) {
+            return known;
         }
-        return stackOf[index];
+        List<Integer> dictionaryLocations = dictionary.getStackTable(index).getLocationIndicesList();
+        if (dictionaryLocations.isEmpty()) {
+            // OTLP archived before the translation named empty stacks: the frame it names them with now, so that no
+            // export drops such a sample or writes a nameless line
+            return stackOf.set(index, tables.stack(new int[] {tables.emptyStackLocation(periodType)}));
+        }
+        int[] mapped = new int[dictionaryLocations.size()];
+        for (int i = 0; i < mapped.length; i++) {
+            mapped[i] = location(dictionaryLocations.get(i));
+        }
+        return stackOf.set(index, tables.stack(mapped));
     }
 
     private int location(int index) {
-        if (locationOf[index] == -1) {
-            io.opentelemetry.proto.profiles.v1development.Location location = dictionary.getLocationTable(index);
-            List<MergedProfile.Line> lines = new ArrayList<>(location.getLinesCount());
-            for (io.opentelemetry.proto.profiles.v1development.Line line : location.getLinesList()) {
-                lines.add(new MergedProfile.Line(function(line.getFunctionIndex()), line.getLine()));
-            }
-            locationOf[index] = tables.location(
-                    new MergedProfile.Location(location.getAddress(), List.copyOf(lines)));
+        int known = locationOf.get(index);
+        if (known != IndexRemap.UNMAPPED) {
+            return known;
         }
-        return locationOf[index];
+        io.opentelemetry.proto.profiles.v1development.Location location = dictionary.getLocationTable(index);
+        List<MergedProfile.Line> lines = new ArrayList<>(location.getLinesCount());
+        for (io.opentelemetry.proto.profiles.v1development.Line line : location.getLinesList()) {
+            lines.add(new MergedProfile.Line(function(line.getFunctionIndex()), line.getLine()));
+        }
+        return locationOf.set(index,
+                tables.location(new MergedProfile.Location(location.getAddress(), List.copyOf(lines))));
     }
 
     private int function(int index) {
-        if (functionOf[index] == -1) {
-            io.opentelemetry.proto.profiles.v1development.Function function = dictionary.getFunctionTable(index);
-            functionOf[index] = tables.function(new MergedProfile.Function(
-                    dictionary.getStringTable(function.getNameStrindex()),
-                    emptyToNull(dictionary.getStringTable(function.getSystemNameStrindex())),
-                    emptyToNull(dictionary.getStringTable(function.getFilenameStrindex()))));
+        int known = functionOf.get(index);
+        if (known != IndexRemap.UNMAPPED) {
+            return known;
         }
-        return functionOf[index];
+        io.opentelemetry.proto.profiles.v1development.Function function = dictionary.getFunctionTable(index);
+        return functionOf.set(index, tables.function(new MergedProfile.Function(
+                dictionary.getStringTable(function.getNameStrindex()),
+                emptyToNull(dictionary.getStringTable(function.getSystemNameStrindex())),
+                emptyToNull(dictionary.getStringTable(function.getFilenameStrindex())))));
     }
 
     private static String resourceAttribute(ResourceProfiles resource, String key) {

@@ -1,5 +1,7 @@
 package chunkrelay.translate.view;
 
+import chunkrelay.chunk.primitive.IndexRemap;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -9,15 +11,18 @@ import java.util.Map;
  * its steps within a window when it is split per step. Not thread-safe.
  */
 final class RollupMapping {
+    /** The merged thread of a thread the filter leaves out. */
+    private static final int LEFT_OUT = -2;
+
     private final MergedTables tables;
     private final ViewFilter filter;
     private final TimeGrid grid;
     private final MergedProfile part;
-    private final int[] stackOf;
-    private final int[] locationOf;
-    private final int[] functionOf;
-    private final int[] threadOf;
-    private final int[] linkOf;
+    private final IndexRemap stackOf;
+    private final IndexRemap locationOf;
+    private final IndexRemap functionOf;
+    private final IndexRemap threadOf;
+    private final IndexRemap linkOf;
     private final long fromNanos;
     private final long toNanos;
 
@@ -37,11 +42,11 @@ final class RollupMapping {
         this.filter = tables.filter();
         this.grid = tables.grid();
         this.part = part;
-        this.stackOf = MergedTables.unmapped(part.stacks.size());
-        this.locationOf = MergedTables.unmapped(part.locations.size());
-        this.functionOf = MergedTables.unmapped(part.functions.size());
-        this.threadOf = MergedTables.unmapped(part.threads.size());
-        this.linkOf = MergedTables.unmapped(part.links.size());
+        this.stackOf = new IndexRemap(part.stacks.size());
+        this.locationOf = new IndexRemap(part.locations.size());
+        this.functionOf = new IndexRemap(part.functions.size());
+        this.threadOf = new IndexRemap(part.threads.size());
+        this.linkOf = new IndexRemap(part.links.size());
     }
 
     void add() {
@@ -84,8 +89,8 @@ final class RollupMapping {
         }
         if (grid != null) {
             for (int t = 0; t < part.threads.size(); t++) {
-                if (threadOf[t] >= 0) {
-                    addSteps(part.stepCounts.get(t), tables.stepCounts(threadOf[t]));
+                if (threadOf.get(t) >= 0) {
+                    addSteps(part.stepCounts.get(t), tables.stepCounts(threadOf.get(t)));
                 }
             }
         }
@@ -169,53 +174,52 @@ final class RollupMapping {
 
     /** The merged thread of a rollup's thread, or -1 when the filter leaves it out. */
     private int thread(int index) {
-        if (threadOf[index] == -1) {
+        int known = threadOf.get(index);
+        if (known == IndexRemap.UNMAPPED) {
             MergedProfile.Thread thread = part.threads.get(index);
             ChunkAttributes chunk = thread.chunk() != null ? thread.chunk()
                     : new ChunkAttributes(thread.profilerId(), null, null, null);
             boolean kept = chunk.passes(filter)
                     && (filter.threadId() == null || filter.threadId().equals(thread.threadId()));
-            threadOf[index] = kept ? tables.thread(thread) : -2;
+            known = threadOf.set(index, kept ? tables.thread(thread) : LEFT_OUT);
         }
-        return threadOf[index] < 0 ? -1 : threadOf[index];
+        return known == LEFT_OUT ? -1 : known;
     }
 
     private int link(int index) {
-        if (linkOf[index] == -1) {
-            linkOf[index] = tables.link(part.links.get(index));
-        }
-        return linkOf[index];
+        int known = linkOf.get(index);
+        return known != IndexRemap.UNMAPPED ? known : linkOf.set(index, tables.link(part.links.get(index)));
     }
 
     private int stack(int index) {
-        if (stackOf[index] == -1) {
-            int[] partLocations = part.stacks.get(index);
-            int[] mapped = new int[partLocations.length];
-            for (int i = 0; i < mapped.length; i++) {
-                mapped[i] = location(partLocations[i]);
-            }
-            stackOf[index] = tables.stack(mapped);
+        int known = stackOf.get(index);
+        if (known != IndexRemap.UNMAPPED) {
+            return known;
         }
-        return stackOf[index];
+        int[] partLocations = part.stacks.get(index);
+        int[] mapped = new int[partLocations.length];
+        for (int i = 0; i < mapped.length; i++) {
+            mapped[i] = location(partLocations[i]);
+        }
+        return stackOf.set(index, tables.stack(mapped));
     }
 
     private int location(int index) {
-        if (locationOf[index] == -1) {
-            MergedProfile.Location location = part.locations.get(index);
-            List<MergedProfile.Line> lines = new ArrayList<>(location.lines().size());
-            for (MergedProfile.Line line : location.lines()) {
-                lines.add(new MergedProfile.Line(function(line.function()), line.line()));
-            }
-            locationOf[index] = tables.location(
-                    new MergedProfile.Location(location.address(), List.copyOf(lines)));
+        int known = locationOf.get(index);
+        if (known != IndexRemap.UNMAPPED) {
+            return known;
         }
-        return locationOf[index];
+        MergedProfile.Location location = part.locations.get(index);
+        List<MergedProfile.Line> lines = new ArrayList<>(location.lines().size());
+        for (MergedProfile.Line line : location.lines()) {
+            lines.add(new MergedProfile.Line(function(line.function()), line.line()));
+        }
+        return locationOf.set(index,
+                tables.location(new MergedProfile.Location(location.address(), List.copyOf(lines))));
     }
 
     private int function(int index) {
-        if (functionOf[index] == -1) {
-            functionOf[index] = tables.function(part.functions.get(index));
-        }
-        return functionOf[index];
+        int known = functionOf.get(index);
+        return known != IndexRemap.UNMAPPED ? known : functionOf.set(index, tables.function(part.functions.get(index)));
     }
 }

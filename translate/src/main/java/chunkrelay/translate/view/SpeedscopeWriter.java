@@ -1,5 +1,6 @@
 package chunkrelay.translate.view;
 
+import chunkrelay.chunk.primitive.IndexedSet;
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
@@ -7,7 +8,6 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedSet;
@@ -48,7 +48,7 @@ public final class SpeedscopeWriter {
             }
             json.writeObjectFieldStart("shared");
             json.writeArrayFieldStart("frames");
-            for (Frames.Frame frame : frames.list) {
+            for (Frames.Frame frame : frames.index.values()) {
                 json.writeStartObject();
                 json.writeStringField("name", frame.name());
                 if (frame.file() != null) {
@@ -140,8 +140,7 @@ public final class SpeedscopeWriter {
         }
 
         private final MergedProfile profile;
-        private final List<Frame> list = new ArrayList<>();
-        private final Map<Frame, Integer> index = new HashMap<>();
+        private final IndexedSet<Frame> index = IndexedSet.byValue();
 
         Frames(MergedProfile profile) {
             this.profile = profile;
@@ -166,10 +165,7 @@ public final class SpeedscopeWriter {
         }
 
         private int frame(Frame frame) {
-            return index.computeIfAbsent(frame, f -> {
-                list.add(f);
-                return list.size() - 1;
-            });
+            return index.indexOf(frame);
         }
     }
 }
