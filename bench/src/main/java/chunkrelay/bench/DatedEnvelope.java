@@ -1,5 +1,6 @@
 package chunkrelay.bench;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -7,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Arrays;
@@ -18,7 +20,8 @@ import java.util.Arrays;
  * {@code length} is written again.
  */
 final class DatedEnvelope {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    /** Numbers written plain, as the SDKs write them ({@code 1795314530.919881}, not {@code 1.795314530919881E9}). */
+    private static final ObjectMapper JSON = new ObjectMapper().enable(JsonGenerator.Feature.WRITE_BIGDECIMAL_AS_PLAIN);
 
     private DatedEnvelope() {
     }
@@ -66,7 +69,7 @@ final class DatedEnvelope {
         }
         double shift = lastSample.getEpochSecond() + lastSample.getNano() / 1e9 - last;
         for (JsonNode sample : samples) {
-            ((ObjectNode) sample).put("timestamp", sample.path("timestamp").asDouble() + shift);
+            ((ObjectNode) sample).put("timestamp", BigDecimal.valueOf(sample.path("timestamp").asDouble() + shift));
         }
         return JSON.writeValueAsString(chunk).getBytes(StandardCharsets.UTF_8);
     }
