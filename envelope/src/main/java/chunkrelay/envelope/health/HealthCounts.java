@@ -137,11 +137,13 @@ public class HealthCounts implements SessionNames, LinkedSampleCounts {
             counts.named(key, minute, profilerId, times, config.maxSessions());
         }));
         long receivedNanos = TimeBuckets.nanos(receivedAt);
+        boolean allHeld = true;
         for (SpanRecord transaction : transactions) {
-            if (!coverage.hold(new TransactionCoverage.Held(project, sdk, receivedNanos, transaction.profilerId(),
-                    transaction.startNanos(), transaction.endNanos()))) {
-                count(project, receivedAt, sdk, (counts, key, minute) -> counts.capSessions(key));
-            }
+            allHeld &= coverage.hold(new TransactionCoverage.Held(project, sdk, receivedNanos,
+                    transaction.profilerId(), transaction.startNanos(), transaction.endNanos()));
+        }
+        if (!allHeld) {
+            count(project, receivedAt, sdk, (counts, key, minute) -> counts.capSessions(key));
         }
     }
 

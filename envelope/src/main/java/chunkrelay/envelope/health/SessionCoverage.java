@@ -12,6 +12,8 @@ import java.util.Arrays;
 final class SessionCoverage {
     /** Intervals a session keeps per hour of receipt: a session that sends every 10 s and never pauses keeps one. */
     static final int MAX_INTERVALS = 64;
+    /** A session whose chunks span nothing known. */
+    static final long[] NONE = new long[0];
 
     private SessionCoverage() {
     }

@@ -6,9 +6,11 @@ import chunkrelay.storage.TimeBuckets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The transactions this replica received that name a profiler session, each held until it can be told whether a
@@ -74,10 +76,6 @@ final class TransactionCoverage {
         }
     }
 
-    synchronized int held() {
-        return held;
-    }
-
     /**
      * Tells the transactions due by {@code nowNanos}, counting the uncovered ones; the replicas' parts are read once
      * per project. A read that fails (the bucket unavailable) leaves that project's transactions held for the next
@@ -120,7 +118,8 @@ final class TransactionCoverage {
     private static final class Sessions {
         private final Map<String, List<Long>> minutes = new HashMap<>();
         private final Map<String, long[]> coverage = new HashMap<>();
-        private final Map<String, Boolean> unknown = new HashMap<>();
+        /** Sessions a part from before the relay kept their chunks' times names. */
+        private final Set<String> unknown = new HashSet<>();
 
         void add(long hourNanos, HourCounts hour) {
             for (SdkKey sdk : hour.sdks()) {
@@ -132,7 +131,7 @@ final class TransactionCoverage {
                         }
                     }
                     if (!hour.coverageKnown()) {
-                        unknown.put(id, true);
+                        unknown.add(id);
                     }
                 });
             }
@@ -166,8 +165,8 @@ final class TransactionCoverage {
             // the widened range of every range holding the transaction's minute holds these minutes (the narrowest
             // ends just past the minute's start): a session that sent in them is silent in no answer counting it
             boolean sent = sessions.sent(id, minute - marginNanos, minute + marginNanos + 1);
-            if (sent && !sessions.unknown.containsKey(id) && !SessionCoverage.covers(
-                    sessions.coverage.getOrDefault(id, new long[0]), transaction.startNanos(),
+            if (sent && !sessions.unknown.contains(id) && !SessionCoverage.covers(
+                    sessions.coverage.getOrDefault(id, SessionCoverage.NONE), transaction.startNanos(),
                     transaction.endNanos())) {
                 uncovered.count(transaction);
             }
