@@ -60,6 +60,18 @@ class OtlpConfigTest {
     }
 
     @Test
+    void byteSizesAreReadInEitherNotationAndHeaderNamesAsWritten() {
+        try (ApplicationContext context = ApplicationContext.run(Map.of("relay.otlp.endpoint",
+                "http://collector:4318", "relay.otlp.max-request-size", "2MB", "relay.otlp.queue-max-bytes", "4096",
+                "relay.otlp.headers.X-Scope-OrgID", "tenant-a"), "test")) {
+            OtlpExportSettings settings = context.getBean(OtlpConfig.class).settings();
+            assertEquals(2L * 1024 * 1024, settings.maxRequestBytes());
+            assertEquals(4096, settings.queueMaxBytes());
+            assertEquals(java.util.Set.of("X-Scope-OrgID"), java.util.Set.copyOf(settings.headers().keySet()));
+        }
+    }
+
+    @Test
     void unsetKeysTakeTheExporterDefaults() {
         try (ApplicationContext context = ApplicationContext.run(Map.of("relay.otlp.endpoint",
                 "http://collector:4318"), "test")) {

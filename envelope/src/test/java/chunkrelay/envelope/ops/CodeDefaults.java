@@ -9,6 +9,7 @@ import java.lang.reflect.AnnotatedElement;
 import java.lang.reflect.Executable;
 import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -23,9 +24,9 @@ import java.util.stream.Stream;
  * The default the relay's code gives each key it reads, as {@link ConfigurationDocsTest} compares it with the
  * reference: the value the relay's {@code application.yml} sets, where it sets the key (it wins over the code);
  * else the {@code @Bindable(defaultValue)} of a configuration record's component; else the {@code ${key:default}}
- * of a {@code @Value}; else, for a record whose unset components take a plain-Java settings object's defaults
- * ({@code relay.otlp}, {@code relay.storage.s3}), that object's value of the same name, in the reference's notation
- * ({@code 5s}, {@code 256MB}, {@code gzip}). A key with none of these has no default in the code.
+ * of a {@code @Value}; else, for a configuration type whose unset properties take a plain-Java settings object's
+ * defaults ({@code relay.otlp}, {@code relay.storage.s3}), that object's value of the same name, in the reference's
+ * notation ({@code 5s}, {@code 256MB}, {@code gzip}). A key with none of these has no default in the code.
  */
 final class CodeDefaults {
     private static final long MIB = 1024 * 1024;
@@ -70,14 +71,15 @@ final class CodeDefaults {
     }
 
     /**
-     * The defaults a configuration record under {@code prefix} takes from {@code settings} (built with nothing
-     * set): each component's value from the settings' accessor of the same name, or of {@code aliases}' name.
+     * The defaults the {@code properties} of a configuration type under {@code prefix} take from {@code settings}
+     * (built with nothing set): each property's value from the settings' accessor of the same name, or of
+     * {@code aliases}' name.
      */
-    static Map<String, String> ofSettings(String prefix, Class<?> record, Object settings, Map<String, String> aliases)
-            throws ReflectiveOperationException {
+    static Map<String, String> ofSettings(String prefix, Collection<String> properties, Object settings,
+                                          Map<String, String> aliases) throws ReflectiveOperationException {
         Map<String, String> defaults = new TreeMap<>();
-        for (RecordComponent component : record.getRecordComponents()) {
-            String name = aliases.getOrDefault(component.getName(), component.getName());
+        for (String property : properties) {
+            String name = aliases.getOrDefault(property, property);
             java.lang.reflect.Method accessor;
             try {
                 accessor = settings.getClass().getMethod(name);
@@ -86,7 +88,7 @@ final class CodeDefaults {
             }
             Object value = accessor.invoke(settings);
             if (value != null) {
-                defaults.put(prefix + "." + NameUtils.hyphenate(component.getName()), notation(value));
+                defaults.put(prefix + "." + NameUtils.hyphenate(property), notation(value));
             }
         }
         return defaults;

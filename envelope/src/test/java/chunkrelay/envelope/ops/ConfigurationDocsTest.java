@@ -5,6 +5,8 @@ import chunkrelay.envelope.archive.S3StorageConfig;
 import chunkrelay.envelope.forward.OtlpConfig;
 import chunkrelay.storage.ArchiveSettings;
 import chunkrelay.translate.export.OtlpExportSettings;
+import io.micronaut.context.annotation.ConfigurationBuilder;
+import io.micronaut.context.annotation.ConfigurationInject;
 import io.micronaut.context.annotation.ConfigurationProperties;
 import io.micronaut.context.annotation.EachProperty;
 import io.micronaut.context.annotation.Parameter;
@@ -44,8 +46,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The README and {@code docs/} cannot drift from the code or from each other: every {@code docs/} page is linked
  * from the README, every relative link resolves (anchors included), and the keys of {@code docs/configuration.md}
  * are exactly the {@code relay.*} keys the relay reads, as its compiled classes declare them
- * ({@code @ConfigurationProperties}, {@code @EachProperty}, {@code @Value}, {@code @Property},
- * {@code @Requires(property)}), its {@code micronaut.*} keys are ones the relay's {@code application.yml} sets, and
+ * ({@code @ConfigurationProperties} and their {@code @ConfigurationBuilder}s, {@code @EachProperty}, {@code @Value},
+ * {@code @Property}, {@code @Requires(property)}), its {@code micronaut.*} keys are ones the relay's {@code application.yml} sets, and
  * each documented default is the code's ({@link CodeDefaults}).
  */
 class ConfigurationDocsTest {
@@ -183,11 +185,11 @@ class ConfigurationDocsTest {
         yml.putAll(applicationYml("relay"));
         yml.putAll(applicationYml("micronaut"));
         Map<String, String> code = CodeDefaults.of(relayClasses(), ConfigurationDocsTest::prefix, yml);
-        code.putAll(CodeDefaults.ofSettings("relay.otlp", OtlpConfig.class,
+        code.putAll(CodeDefaults.ofSettings("relay.otlp", properties(OtlpConfig.class).keySet(),
                 OtlpExportSettings.builder(URI.create("http://collector:4318")).build(),
                 Map.of("maxRequestSize", "maxRequestBytes")));
-        code.putAll(CodeDefaults.ofSettings("relay.storage.s3", S3StorageConfig.class, ArchiveSettings.defaults(),
-                Map.of()));
+        code.putAll(CodeDefaults.ofSettings("relay.storage.s3", properties(S3StorageConfig.class).keySet(),
+                ArchiveSettings.defaults(), Map.of()));
         assertEquals("5s", code.get("relay.upstream.client-report-interval"), "the code's defaults: " + code);
         List<String> wrong = new ArrayList<>();
         for (Map.Entry<String, String> row : documentedRows(2).entrySet()) {
@@ -232,26 +234,18 @@ class ConfigurationDocsTest {
     }
 
     /**
-     * The keys of the relay's compiled classes: the components of its configuration records (under their prefix,
-     * {@code *} for an {@code @EachProperty} name or a map's entries) and every property an annotation reads.
+     * The keys of the relay's compiled classes: the {@link #properties} of its configuration types (under their
+     * prefix, {@code *} for an {@code @EachProperty} name or a map's entries) and every property an annotation reads.
      */
     private static Set<String> codeKeys() throws Exception {
         Set<String> keys = new TreeSet<>();
         for (Class<?> type : relayClasses()) {
             String prefix = prefix(type);
             if (prefix != null) {
-                assertTrue(type.isRecord(), type + ": this test reads configuration records only");
-                RecordComponent[] components = type.getRecordComponents();
-                java.lang.reflect.Parameter[] parameters = type.getDeclaredConstructor(
-                        Stream.of(components).map(RecordComponent::getType).toArray(Class<?>[]::new)).getParameters();
-                for (int i = 0; i < components.length; i++) {
-                    RecordComponent component = components[i];
-                    if (parameters[i].isAnnotationPresent(Parameter.class) || prefix(component.getType()) != null) {
-                        continue; // the @EachProperty name, or a nested configuration record with keys of its own
-                    }
-                    String key = prefix + "." + NameUtils.hyphenate(component.getName());
-                    keys.add(Map.class.isAssignableFrom(component.getType()) ? key + ".*" : key);
-                }
+                properties(type).forEach((name, valueType) -> {
+                    String key = prefix + "." + NameUtils.hyphenate(name);
+                    keys.add(Map.class.isAssignableFrom(valueType) ? key + ".*" : key);
+                });
             }
             List<AnnotatedElement> annotated = new ArrayList<>(List.of(type));
             annotated.addAll(List.of(type.getDeclaredFields()));
@@ -279,6 +273,64 @@ class ConfigurationDocsTest {
             }
         }
         return keys;
+    }
+
+    /**
+     * The properties a configuration type binds, by name, with their types: a record's components (but the
+     * {@code @EachProperty} name and nested configuration records, which have keys of their own); a class's
+     * {@code @ConfigurationInject} constructor parameters and the setters of its {@code @ConfigurationBuilder} fields,
+     * named as Micronaut names them (the method's name after one of the builder's prefixes), but the builder's
+     * excludes.
+     */
+    static Map<String, Class<?>> properties(Class<?> type) throws NoSuchMethodException {
+        Map<String, Class<?>> properties = new TreeMap<>();
+        if (type.isRecord()) {
+            RecordComponent[] components = type.getRecordComponents();
+            java.lang.reflect.Parameter[] parameters = type.getDeclaredConstructor(
+                    Stream.of(components).map(RecordComponent::getType).toArray(Class<?>[]::new)).getParameters();
+            for (int i = 0; i < components.length; i++) {
+                if (!parameters[i].isAnnotationPresent(Parameter.class) && prefix(components[i].getType()) == null) {
+                    properties.put(components[i].getName(), components[i].getType());
+                }
+            }
+            return properties;
+        }
+        java.lang.reflect.Constructor<?> constructor = Stream.of(type.getConstructors())
+                .filter(c -> c.isAnnotationPresent(ConfigurationInject.class)).findFirst()
+                .orElseThrow(() -> new AssertionError(type + ": this test reads records and classes bound through"
+                        + " an @ConfigurationInject constructor and @ConfigurationBuilder fields"));
+        for (java.lang.reflect.Parameter parameter : constructor.getParameters()) {
+            assertTrue(parameter.isNamePresent(), constructor + " compiled without its parameter names");
+            properties.put(parameter.getName(), parameter.getType());
+        }
+        for (java.lang.reflect.Field field : type.getDeclaredFields()) {
+            ConfigurationBuilder builder = field.getAnnotation(ConfigurationBuilder.class);
+            if (builder != null) {
+                assertEquals("", builder.value(), field + ": this test reads builders without a prefix of their own");
+                properties.putAll(setters(field.getType(), List.of(builder.prefixes()), Set.of(builder.excludes())));
+            }
+        }
+        assertFalse(properties.isEmpty(), type + " binds no property this test can see");
+        return properties;
+    }
+
+    /** The public one-argument methods of {@code type} (not Object's) named with a prefix, by property name. */
+    private static Map<String, Class<?>> setters(Class<?> type, List<String> prefixes, Set<String> excludes) {
+        Map<String, Class<?>> setters = new TreeMap<>();
+        for (java.lang.reflect.Method method : type.getMethods()) {
+            for (String prefix : prefixes) {
+                String name = method.getName();
+                if (method.getParameterCount() == 1 && !java.lang.reflect.Modifier.isStatic(method.getModifiers())
+                        && method.getDeclaringClass() != Object.class && name.startsWith(prefix)
+                        && name.length() > prefix.length()) {
+                    String property = NameUtils.decapitalize(name.substring(prefix.length()));
+                    if (!excludes.contains(property)) {
+                        setters.put(property, method.getParameterTypes()[0]);
+                    }
+                }
+            }
+        }
+        return setters;
     }
 
     /** The full prefix of a configuration record, its enclosing records' prefixes included; null for other types. */

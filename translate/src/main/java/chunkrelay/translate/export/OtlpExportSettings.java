@@ -104,12 +104,17 @@ public record OtlpExportSettings(
     }
 
     public static Builder builder(URI endpoint) {
-        return new Builder(endpoint);
+        return builder().endpoint(endpoint);
+    }
+
+    /** A builder with every default and no endpoint yet. */
+    public static Builder builder() {
+        return new Builder();
     }
 
     /** A builder starting from the current values. */
     public Builder toBuilder() {
-        return new Builder(endpoint).headers(headers).compression(compression).connectTimeout(connectTimeout)
+        return builder(endpoint).headers(headers).compression(compression).connectTimeout(connectTimeout)
                 .timeout(timeout).queueCapacity(queueCapacity).queueMaxBytes(queueMaxBytes).workers(workers)
                 .maxAttempts(maxAttempts).maxElapsed(maxElapsed).initialBackoff(initialBackoff)
                 .maxBackoff(maxBackoff).maxRequestBytes(maxRequestBytes).drainTimeout(drainTimeout);
@@ -127,9 +132,12 @@ public record OtlpExportSettings(
         }
     }
 
-    /** Fills unset values with the defaults above. */
+    /**
+     * Fills unset values with the defaults above. Its setters are named after the settings' keys (but for
+     * {@code maxRequestBytes}), so that the relay binds them from its configuration as they are.
+     */
     public static final class Builder {
-        private final URI endpoint;
+        private URI endpoint;
         private Map<String, String> headers = Map.of();
         private Compression compression = DEFAULT_COMPRESSION;
         private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
@@ -144,8 +152,12 @@ public record OtlpExportSettings(
         private long maxRequestBytes = DEFAULT_MAX_REQUEST_BYTES;
         private Duration drainTimeout = DEFAULT_DRAIN_TIMEOUT;
 
-        private Builder(URI endpoint) {
+        private Builder() {
+        }
+
+        public Builder endpoint(URI endpoint) {
             this.endpoint = endpoint;
+            return this;
         }
 
         public Builder headers(Map<String, String> headers) {
