@@ -4,6 +4,7 @@ import chunkrelay.envelope.recovery.ReplayCommand;
 import chunkrelay.translate.export.Compression;
 import chunkrelay.translate.export.OtlpExportSettings;
 import io.micronaut.context.ApplicationContext;
+import io.micronaut.context.env.PropertySource;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;
@@ -68,6 +69,27 @@ class OtlpConfigTest {
             assertEquals(2L * 1024 * 1024, settings.maxRequestBytes());
             assertEquals(4096, settings.queueMaxBytes());
             assertEquals(java.util.Set.of("X-Scope-OrgID"), java.util.Set.copyOf(settings.headers().keySet()));
+        }
+    }
+
+    @Test
+    void environmentVariablesSetTheExportersSettings() {
+        PropertySource environment = PropertySource.of("env", Map.of(
+                "RELAY_OTLP_ENDPOINT", "http://collector:4318",
+                "RELAY_OTLP_CONNECT_TIMEOUT", "3s",
+                "RELAY_OTLP_MAX_ATTEMPTS", "7",
+                "RELAY_OTLP_DRAIN_TIMEOUT", "4s",
+                "RELAY_OTLP_QUEUE_MAX_BYTES", "16MB",
+                "RELAY_OTLP_MAX_REQUEST_SIZE", "2MB",
+                "RELAY_OTLP_COMPRESSION", "none",
+                "RELAY_OTLP_MAX_AGE", "1h"), PropertySource.PropertyConvention.ENVIRONMENT_VARIABLE);
+        try (ApplicationContext context = ApplicationContext.builder("test").propertySources(environment).start()) {
+            OtlpConfig config = context.getBean(OtlpConfig.class);
+            assertEquals(OtlpExportSettings.builder(URI.create("http://collector:4318"))
+                    .connectTimeout(Duration.ofSeconds(3)).maxAttempts(7).drainTimeout(Duration.ofSeconds(4))
+                    .queueMaxBytes(16L * 1024 * 1024).maxRequestBytes(2L * 1024 * 1024).compression(Compression.NONE)
+                    .build(), config.settings());
+            assertEquals(Duration.ofHours(1), config.maxAge());
         }
     }
 
