@@ -36,6 +36,8 @@ public class OtlpConfig {
     private final Duration maxAge;
 
     /**
+     * The keys handled here; Micronaut sets the builder's own after this.
+     *
      * @param endpoint       base URI of the OTLP/HTTP receiver, e.g. {@code http://collector:4318}
      * @param headers        extra request headers, {@code relay.otlp.headers.<name>}; names are kept as written
      *                       (YAML, {@code -D} properties, or {@code MICRONAUT_APPLICATION_JSON} in the environment:
@@ -48,10 +50,11 @@ public class OtlpConfig {
      *                       Unset by default (the Collector has no window)
      */
     @ConfigurationInject
-    public OtlpConfig(@Nullable URI endpoint, @Nullable @MapFormat(transformation = MapFormat.MapTransformation.FLAT,
-                              keyFormat = StringConvention.RAW) Map<String, String> headers, @Nullable String compression,
-                      @Nullable @ReadableBytes Long queueMaxBytes, @Nullable @ReadableBytes Long maxRequestSize,
-                      @Nullable Duration maxAge) {
+    public OtlpConfig(@Nullable URI endpoint,
+                      @Nullable @MapFormat(transformation = MapFormat.MapTransformation.FLAT,
+                              keyFormat = StringConvention.RAW) Map<String, String> headers,
+                      @Nullable String compression, @Nullable @ReadableBytes Long queueMaxBytes,
+                      @Nullable @ReadableBytes Long maxRequestSize, @Nullable Duration maxAge) {
         if (maxAge != null && (maxAge.isNegative() || maxAge.isZero())) {
             throw new IllegalArgumentException("relay.otlp.max-age must be positive, got " + maxAge);
         }

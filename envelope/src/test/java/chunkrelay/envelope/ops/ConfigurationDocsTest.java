@@ -47,8 +47,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * from the README, every relative link resolves (anchors included), and the keys of {@code docs/configuration.md}
  * are exactly the {@code relay.*} keys the relay reads, as its compiled classes declare them
  * ({@code @ConfigurationProperties} and their {@code @ConfigurationBuilder}s, {@code @EachProperty}, {@code @Value},
- * {@code @Property}, {@code @Requires(property)}), its {@code micronaut.*} keys are ones the relay's {@code application.yml} sets, and
- * each documented default is the code's ({@link CodeDefaults}).
+ * {@code @Property}, {@code @Requires(property)}), its {@code micronaut.*} keys are ones the relay's
+ * {@code application.yml} sets, and each documented default is the code's ({@link CodeDefaults}).
  */
 class ConfigurationDocsTest {
     private static final Path ROOT = repositoryRoot();
@@ -282,7 +282,7 @@ class ConfigurationDocsTest {
      * named as Micronaut names them (the method's name after one of the builder's prefixes), but the builder's
      * excludes.
      */
-    static Map<String, Class<?>> properties(Class<?> type) throws NoSuchMethodException {
+    private static Map<String, Class<?>> properties(Class<?> type) throws NoSuchMethodException {
         Map<String, Class<?>> properties = new TreeMap<>();
         if (type.isRecord()) {
             RecordComponent[] components = type.getRecordComponents();
@@ -333,7 +333,7 @@ class ConfigurationDocsTest {
         return setters;
     }
 
-    /** The full prefix of a configuration record, its enclosing records' prefixes included; null for other types. */
+    /** The full prefix of a configuration type, its enclosing types' prefixes included; null for other types. */
     private static String prefix(Class<?> type) {
         String own;
         if (type.isAnnotationPresent(EachProperty.class)) {
