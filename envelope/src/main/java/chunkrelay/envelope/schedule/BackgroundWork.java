@@ -18,6 +18,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -30,7 +31,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * their upkeep on the caller ({@link #cacheMaintenance}). Their owners start them when the server has started (the
  * periodic jobs of {@link #schedule}, the upstream senders, the derivations' hand-out; a command line's derivations
  * when a chunk first waits), the forwarding queue's workers when it is made, and the pools of ingest, the views'
- * readers and the HTTP clients as their work comes. At the context's shutdown
+ * readers, the pass-through requests and the HTTP clients as their work comes. At the context's shutdown
  * (after the server's graceful shutdown let requests in flight finish) the owners' stop steps run by
  * {@link Stage}, in the order they were registered within a stage, all within one budget,
  * {@code relay.shutdown.budget}: each step waits at most what is left of it, and every step runs, so that what
@@ -45,7 +46,10 @@ public class BackgroundWork implements ApplicationEventListener<ShutdownEvent>, 
 
     /** The stop order: what feeds a stage stops before it, so that nothing acknowledged is left only in memory. */
     public enum Stage {
-        /** Ingest: no new envelope is taken; those in the workers finish, their chunks archived. */
+        /**
+         * Ingest: no new envelope is taken; those in the workers finish, their chunks archived. The pass-through
+         * requests' threads end.
+         */
         INTAKE,
         /** The upstream Sentry's queue, fed by ingest alone: spooled, as only memory holds it. */
         UPSTREAM,
@@ -120,6 +124,23 @@ public class BackgroundWork implements ApplicationEventListener<ShutdownEvent>, 
                 new LinkedBlockingQueue<>(), threads(name));
         pool.allowCoreThreadTimeOut(true);
         atStop(Stage.CLIENTS, name, left -> {
+            pool.shutdownNow();
+            pool.awaitTermination(left.toNanos(), TimeUnit.NANOSECONDS);
+        });
+        return pool;
+    }
+
+    /**
+     * The threads that do the blocking part of requests of one kind: at most {@code threads}, named {@code name-N},
+     * started as requests come and ended after a minute idle. Nothing waits for one: work given when all are busy is
+     * rejected ({@link java.util.concurrent.RejectedExecutionException}), so that however many clients come, and however
+     * slowly they send, they hold no more threads than this; the caller refuses the request. Shut down in
+     * {@link Stage#INTAKE}, after the server's graceful shutdown let the requests in flight finish.
+     */
+    public ExecutorService requestThreads(String name, int threads) {
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(0, threads, 1, TimeUnit.MINUTES, new SynchronousQueue<>(),
+                threads(name));
+        atStop(Stage.INTAKE, name, left -> {
             pool.shutdownNow();
             pool.awaitTermination(left.toNanos(), TimeUnit.NANOSECONDS);
         });

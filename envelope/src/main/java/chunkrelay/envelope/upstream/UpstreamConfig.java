@@ -24,6 +24,8 @@ import java.time.Duration;
  * @param senders              requests to the upstream in flight at once
  * @param spoolClaim           how long a relay's claim on a spooled envelope holds (renewed while it keeps trying);
  *                             an envelope whose claimant died waits one to two of these before another relay sends it
+ * @param passThroughRequests  requests to the other Sentry endpoints passed on at once, each on a thread of its own;
+ *                             beyond them 503 with {@code Retry-After}
  */
 @ConfigurationProperties("relay.upstream")
 public record UpstreamConfig(
@@ -39,7 +41,8 @@ public record UpstreamConfig(
         @Bindable(defaultValue = "60s") Duration retryMax,
         @Bindable(defaultValue = "5s") Duration clientReportInterval,
         @Bindable(defaultValue = "2") int senders,
-        @Bindable(defaultValue = "60s") Duration spoolClaim) {
+        @Bindable(defaultValue = "60s") Duration spoolClaim,
+        @Bindable(defaultValue = "16") int passThroughRequests) {
 
     public boolean enabled() {
         return url != null && !url.isBlank();

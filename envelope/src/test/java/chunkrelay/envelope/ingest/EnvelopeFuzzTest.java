@@ -83,7 +83,7 @@ class EnvelopeFuzzTest {
                 new TimeBuckets(Clock.systemUTC(), Duration.ofSeconds(45)));
         UpstreamForwarder noUpstream = new UpstreamForwarder(new UpstreamConfig("", false, 1, 1, Duration.ofHours(1),
                 Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ofSeconds(1),
-                Duration.ofSeconds(1), Duration.ofSeconds(1), 1, Duration.ofMinutes(1)), null, null, meters,
+                Duration.ofSeconds(1), Duration.ofSeconds(1), 1, Duration.ofMinutes(1), 1), null, null, meters,
                 Clock.systemUTC(), new BackgroundWork(Clock.systemUTC(), Duration.ofSeconds(30)));
         // spans are read and indexed as in the relay; with the span log off nothing reaches a bucket
         LinksConfig links = new LinksConfig(Duration.ZERO, 100_000, Duration.ofMinutes(10), 0, 0,

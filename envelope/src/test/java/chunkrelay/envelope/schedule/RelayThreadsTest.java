@@ -37,6 +37,7 @@ class RelayThreadsTest {
     private static final Map<String, Integer> OURS = Map.ofEntries(
             Map.entry("ingest-worker-N", 2), Map.entry("ingest-read-timeouts", 1),
             Map.entry("upstream-sender-N", 2), Map.entry("upstream-spool", 1), Map.entry("upstream-http-N", 2),
+            Map.entry("upstream-pass-through-N", 16),
             Map.entry("chunk-derivation", 1), Map.entry("otlp-forward-N", 2), Map.entry("otlp-http-N", 2),
             Map.entry("retention-sweep", 1), Map.entry("rollup-builder", 1), Map.entry("health", 1),
             Map.entry("health-silence", 1), Map.entry("recovery-pass", 1), Map.entry("view-chunk-reader-N",

@@ -50,9 +50,14 @@ public final class TestUpstream implements AutoCloseable {
     private volatile Function<Received, Answer> answers = request -> Answer.ok();
 
     public TestUpstream() throws IOException {
+        this(4);
+    }
+
+    /** An upstream that answers up to {@code threads} requests at once, as a busy Sentry answers many. */
+    public TestUpstream(int threads) throws IOException {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         server.createContext("/", this::handle);
-        server.setExecutor(Executors.newFixedThreadPool(4));
+        server.setExecutor(Executors.newFixedThreadPool(threads));
         server.start();
     }
 

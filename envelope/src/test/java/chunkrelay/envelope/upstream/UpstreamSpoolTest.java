@@ -28,7 +28,7 @@ class UpstreamSpoolTest {
     private static final Instant START = Instant.parse("2026-11-22T03:00:00Z");
     private static final UpstreamConfig CONFIG = new UpstreamConfig("http://upstream.invalid", false, 1000, 1 << 26,
             Duration.ofHours(24), Duration.ofSeconds(3), Duration.ofSeconds(5), Duration.ofSeconds(1),
-            Duration.ofSeconds(1), Duration.ofSeconds(60), Duration.ofSeconds(5), 2, Duration.ofSeconds(60));
+            Duration.ofSeconds(1), Duration.ofSeconds(60), Duration.ofSeconds(5), 2, Duration.ofSeconds(60), 16);
 
     private final TestClock clock = new TestClock(START);
     private final SimpleMeterRegistry meters = new SimpleMeterRegistry();

@@ -12,7 +12,6 @@ import io.opentelemetry.proto.profiles.v1development.ResourceProfiles;
 import io.opentelemetry.proto.profiles.v1development.Sample;
 import io.opentelemetry.proto.profiles.v1development.ScopeProfiles;
 
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
@@ -20,16 +19,14 @@ import java.util.Map;
 
 /**
  * The mapping of one OTLP request's dictionary into the merged tables: each table entry is mapped the first time a
- * kept sample reaches it. Not thread-safe.
+ * kept sample reaches it, its frames by {@link FrameRemap}. Not thread-safe.
  */
 final class RequestMapping {
     private final MergedTables tables;
     private final ViewFilter filter;
     private final TimeGrid grid;
     private final ProfilesDictionary dictionary;
-    private final IndexRemap stackOf;
-    private final IndexRemap locationOf;
-    private final IndexRemap functionOf;
+    private final FrameRemap frames;
     private final IndexRemap linkOf;
     private final long fromNanos;
     private final long toNanos;
@@ -41,9 +38,7 @@ final class RequestMapping {
         this.dictionary = dictionary;
         this.fromNanos = fromNanos;
         this.toNanos = toNanos;
-        this.stackOf = new IndexRemap(dictionary.getStackTableCount());
-        this.locationOf = new IndexRemap(dictionary.getLocationTableCount());
-        this.functionOf = new IndexRemap(dictionary.getFunctionTableCount());
+        this.frames = new FrameRemap(tables, new FrameSource.Dictionary(dictionary), true);
         this.linkOf = new IndexRemap(dictionary.getLinkTableCount());
     }
 
@@ -139,7 +134,7 @@ final class RequestMapping {
 
     /** The merged sample group of a sample's stack, thread and link: looked up once for all its timestamps. */
     private int group(Sample sample, int thread, int link, String periodType, long period) {
-        return tables.group(stack(sample.getStackIndex(), periodType), thread, link, periodType, period);
+        return tables.group(frames.stack(sample.getStackIndex(), periodType), thread, link, periodType, period);
     }
 
     /** The merged thread of a sample's attributes, or -1 when the filter leaves its thread out. */
@@ -176,50 +171,6 @@ final class RequestMapping {
                 HexFormat.of().formatHex(link.getSpanId().toByteArray()))));
     }
 
-    private int stack(int index, String periodType) {
-        int known = stackOf.get(index);
-        if (known != IndexRemap.UNMAPPED) {
-            return known;
-        }
-        List<Integer> dictionaryLocations = dictionary.getStackTable(index).getLocationIndicesList();
-        if (dictionaryLocations.isEmpty()) {
-            // OTLP archived before the translation named empty stacks: the frame it names them with now, so that no
-            // export drops such a sample or writes a nameless line
-            return stackOf.set(index, tables.stack(new int[] {tables.emptyStackLocation(periodType)}));
-        }
-        int[] mapped = new int[dictionaryLocations.size()];
-        for (int i = 0; i < mapped.length; i++) {
-            mapped[i] = location(dictionaryLocations.get(i));
-        }
-        return stackOf.set(index, tables.stack(mapped));
-    }
-
-    private int location(int index) {
-        int known = locationOf.get(index);
-        if (known != IndexRemap.UNMAPPED) {
-            return known;
-        }
-        io.opentelemetry.proto.profiles.v1development.Location location = dictionary.getLocationTable(index);
-        List<MergedProfile.Line> lines = new ArrayList<>(location.getLinesCount());
-        for (io.opentelemetry.proto.profiles.v1development.Line line : location.getLinesList()) {
-            lines.add(new MergedProfile.Line(function(line.getFunctionIndex()), line.getLine()));
-        }
-        return locationOf.set(index,
-                tables.location(new MergedProfile.Location(location.getAddress(), List.copyOf(lines))));
-    }
-
-    private int function(int index) {
-        int known = functionOf.get(index);
-        if (known != IndexRemap.UNMAPPED) {
-            return known;
-        }
-        io.opentelemetry.proto.profiles.v1development.Function function = dictionary.getFunctionTable(index);
-        return functionOf.set(index, tables.function(new MergedProfile.Function(
-                dictionary.getStringTable(function.getNameStrindex()),
-                emptyToNull(dictionary.getStringTable(function.getSystemNameStrindex())),
-                emptyToNull(dictionary.getStringTable(function.getFilenameStrindex())))));
-    }
-
     private static String resourceAttribute(ResourceProfiles resource, String key) {
         for (KeyValue attribute : resource.getResource().getAttributesList()) {
             if (attribute.getKey().equals(key)) {
@@ -237,7 +188,4 @@ final class RequestMapping {
         };
     }
 
-    private static String emptyToNull(String text) {
-        return text == null || text.isEmpty() ? null : text;
-    }
 }

@@ -2,13 +2,11 @@ package chunkrelay.translate.view;
 
 import chunkrelay.chunk.primitive.IndexRemap;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 
 /**
  * The mapping of one rollup's tables into the merged tables, each entry on first use: the whole rollup, or the run of
- * its steps within a window when it is split per step. Not thread-safe.
+ * its steps within a window when it is split per step; its frames by {@link FrameRemap}. Not thread-safe.
  */
 final class RollupMapping {
     /** The merged thread of a thread the filter leaves out. */
@@ -18,9 +16,7 @@ final class RollupMapping {
     private final ViewFilter filter;
     private final TimeGrid grid;
     private final MergedProfile part;
-    private final IndexRemap stackOf;
-    private final IndexRemap locationOf;
-    private final IndexRemap functionOf;
+    private final FrameRemap frames;
     private final IndexRemap threadOf;
     private final IndexRemap linkOf;
     private final long fromNanos;
@@ -42,9 +38,7 @@ final class RollupMapping {
         this.filter = tables.filter();
         this.grid = tables.grid();
         this.part = part;
-        this.stackOf = new IndexRemap(part.stacks.size());
-        this.locationOf = new IndexRemap(part.locations.size());
-        this.functionOf = new IndexRemap(part.functions.size());
+        this.frames = new FrameRemap(tables, new FrameSource.Profile(part), false);
         this.threadOf = new IndexRemap(part.threads.size());
         this.linkOf = new IndexRemap(part.links.size());
     }
@@ -75,7 +69,8 @@ final class RollupMapping {
             if (filter.byLink() && !tables.linkMatches(link)) {
                 continue;
             }
-            int merged = tables.group(stack(group.stack()), thread, link, group.periodType(), group.periodNanos());
+            int merged = tables.group(frames.stack(group.stack(), group.periodType()), thread, link,
+                    group.periodType(), group.periodNanos());
             if (steps == null || (!tables.perStep() && from == steps.from(g) && to == steps.to(g))) {
                 tables.addSamples(merged, group.count(), group.firstNanos(), group.lastNanos());
             } else if (tables.perStep()) {
@@ -189,37 +184,5 @@ final class RollupMapping {
     private int link(int index) {
         int known = linkOf.get(index);
         return known != IndexRemap.UNMAPPED ? known : linkOf.set(index, tables.link(part.links.get(index)));
-    }
-
-    private int stack(int index) {
-        int known = stackOf.get(index);
-        if (known != IndexRemap.UNMAPPED) {
-            return known;
-        }
-        int[] partLocations = part.stacks.get(index);
-        int[] mapped = new int[partLocations.length];
-        for (int i = 0; i < mapped.length; i++) {
-            mapped[i] = location(partLocations[i]);
-        }
-        return stackOf.set(index, tables.stack(mapped));
-    }
-
-    private int location(int index) {
-        int known = locationOf.get(index);
-        if (known != IndexRemap.UNMAPPED) {
-            return known;
-        }
-        MergedProfile.Location location = part.locations.get(index);
-        List<MergedProfile.Line> lines = new ArrayList<>(location.lines().size());
-        for (MergedProfile.Line line : location.lines()) {
-            lines.add(new MergedProfile.Line(function(line.function()), line.line()));
-        }
-        return locationOf.set(index,
-                tables.location(new MergedProfile.Location(location.address(), List.copyOf(lines))));
-    }
-
-    private int function(int index) {
-        int known = functionOf.get(index);
-        return known != IndexRemap.UNMAPPED ? known : functionOf.set(index, tables.function(part.functions.get(index)));
     }
 }
