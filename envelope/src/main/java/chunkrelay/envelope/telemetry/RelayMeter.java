@@ -160,6 +160,8 @@ public enum RelayMeter {
             tag("outcome")),
     UPSTREAM_ITEMS("relay.upstream.items", COUNTER, "items for the upstream, by type and outcome",
             tag("type"), tag("outcome", "queued", "rate_limited")),
+    UPSTREAM_PASS_THROUGH_REFUSED("relay.upstream.pass_through.refused", COUNTER,
+            "requests to the other Sentry endpoints refused with 503: relay.upstream.pass-through-requests all busy"),
     UPSTREAM_RETRIES("relay.upstream.retries", COUNTER,
             "envelopes sent to the upstream again, from memory or from the spool"),
     UPSTREAM_QUEUE_DEPTH("relay.upstream.queue.depth", GAUGE, "envelopes waiting in memory for the upstream"),

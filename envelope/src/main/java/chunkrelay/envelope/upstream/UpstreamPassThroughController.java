@@ -5,6 +5,9 @@ import chunkrelay.envelope.errors.RetryLater;
 import chunkrelay.envelope.schedule.BackgroundWork;
 
 import io.micronaut.core.annotation.Nullable;
+import chunkrelay.envelope.telemetry.RelayMeter;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.HttpStatus;
@@ -51,13 +54,16 @@ public class UpstreamPassThroughController {
     private final RetryLater retryLater;
     private final HttpClient http;
     private final ExecutorService passing;
+    private final Counter refused;
 
     public UpstreamPassThroughController(UpstreamConfig config, RetryLater retryLater,
-                                         @Named(UpstreamHttpFactory.UPSTREAM) HttpClient http, BackgroundWork work) {
+                                         @Named(UpstreamHttpFactory.UPSTREAM) HttpClient http, BackgroundWork work,
+                                         MeterRegistry meters) {
         this.config = config;
         this.retryLater = retryLater;
         this.http = http;
         this.passing = work.requestThreads("upstream-pass-through", config.passThroughRequests());
+        this.refused = RelayMeter.UPSTREAM_PASS_THROUGH_REFUSED.counter(meters);
     }
 
     /** Answered on the server's event loop when refused, else once the upstream answered. */
@@ -73,8 +79,11 @@ public class UpstreamPassThroughController {
             return CompletableFuture.supplyAsync(() -> exchange(projectId, endpoint, request,
                     body == null ? InputStream.nullInputStream() : body), passing);
         } catch (RejectedExecutionException e) {
-            throw passing.isShutdown() ? retryLater.unavailable("the relay is stopping")
-                    : retryLater.unavailable("too many requests are being passed on to the upstream; retry later");
+            if (passing.isShutdown()) {
+                throw retryLater.unavailable("the relay is stopping");
+            }
+            refused.increment();
+            throw retryLater.unavailable("too many requests are being passed on to the upstream; retry later");
         }
     }
 

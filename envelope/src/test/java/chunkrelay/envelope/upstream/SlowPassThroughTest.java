@@ -2,6 +2,7 @@ package chunkrelay.envelope.upstream;
 
 import chunkrelay.chunk.testing.Await;
 import chunkrelay.envelope.testing.Envelopes;
+import chunkrelay.envelope.testing.PrometheusScrape;
 import chunkrelay.envelope.testing.RelayClient;
 import chunkrelay.envelope.testing.RunningRelay;
 import chunkrelay.envelope.testing.TestUpstream;
@@ -107,6 +108,8 @@ class SlowPassThroughTest {
                         .filter(received -> received.path().equals("/api/1/store/")
                                 && received.header().path("message").asText().equals("sent slowly"))
                         .count(), "the events passed on whole");
+                assertEquals(SLOW_CLIENTS - PASS_THROUGH_THREADS, PrometheusScrape.of(relay.uri())
+                        .value("relay_upstream_pass_through_refused_total"), "refusals counted");
                 assertEquals(PASS_THROUGH_THREADS, most.get("upstream-pass-through-N"), "pass-through threads");
                 assertTrue(most.get("upstream-http-N") <= 2, "upstream HTTP client threads: " + most);
                 assertEquals(null, most.get("io-executor-thread-N"), "the server's blocking threads: " + most);
