@@ -43,6 +43,12 @@ public final class UpstreamSpool {
     private final Clock clock;
     private final Delivery delivery;
     private final AtomicLong depth = new AtomicLong();
+    /**
+     * Envelopes this relay has spooled, ever: a round lists the bucket when it grew since the last listing began, so
+     * that an envelope spooled while a listing ran (and missed by it, its count overwritten by the listing's) is not
+     * left for the idle listing, 30 s later.
+     */
+    private final AtomicLong spooledHere = new AtomicLong();
     private final AtomicLong oldestMillis = new AtomicLong();
     /** Spool key to this relay's claim on it. */
     private final Map<String, ObjectLease> claims = new ConcurrentHashMap<>();
@@ -53,6 +59,8 @@ public final class UpstreamSpool {
     private volatile boolean stopping;
     /** When the spool was last listed; 0 so that a starting relay lists it at once. */
     private volatile long lastListing;
+    /** {@link #spooledHere} when the last listing began. */
+    private volatile long spooledAtListing;
     /** While the upstream stays down, the spool is tried again only after this (epoch millis). */
     private volatile long nextAttempt;
     /** Rounds in a row that found the upstream down. */
@@ -78,6 +86,7 @@ public final class UpstreamSpool {
         String key = ArchiveLayout.UPSTREAM_SPOOL + String.format("%020d", envelope.receivedAt().toEpochMilli()) + "-"
                 + UUID.randomUUID() + ".envelope";
         store.storeObject(key, envelope.spooled());
+        spooledHere.incrementAndGet();
         depth.incrementAndGet();
         RelayMeter.UPSTREAM_ENVELOPES.counter(meters, "spooled").increment();
     }
@@ -104,10 +113,13 @@ public final class UpstreamSpool {
      */
     void sendRound() {
         long now = clock.millis();
-        if (stopping || now < nextAttempt || depth.get() == 0 && now - lastListing < IDLE_LISTING_MILLIS) {
+        long spooledSoFar = spooledHere.get();
+        if (stopping || now < nextAttempt
+                || depth.get() == 0 && spooledSoFar == spooledAtListing && now - lastListing < IDLE_LISTING_MILLIS) {
             return;
         }
         lastListing = now;
+        spooledAtListing = spooledSoFar;
         try {
             List<String> keys = store.listObjects(ArchiveLayout.UPSTREAM_SPOOL);
             depth.set(keys.size());
