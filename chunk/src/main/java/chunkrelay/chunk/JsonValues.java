@@ -215,43 +215,44 @@ final class JsonValues {
      * Long.MIN_VALUE for what it does not take (more than 18 significant digits, a result within a second of
      * {@link #MAX_SECONDS}, an exponent past three digits, anything not a JSON number): that path decides those.
      */
-    static long decimalNanos(char[] text, int offset, int length) {
+    private static long decimalNanos(char[] text, int offset, int length) {
         int i = offset;
         int end = offset + length;
         boolean negative = i < end && text[i] == '-';
         if (negative) {
             i++;
         }
+        // the digits before and after the point as one integer, the point as a negative scale
         long digits = 0;
         int significant = 0;
-        int scale = 0;
         int integerDigits = 0;
-        for (; i < end && text[i] >= '0' && text[i] <= '9'; i++, integerDigits++) {
-            if (digits != 0 || text[i] != '0') {
+        int fractionDigits = 0;
+        boolean point = false;
+        for (; i < end; i++) {
+            char c = text[i];
+            if (c == '.' && !point && integerDigits > 0) {
+                point = true;
+                continue;
+            }
+            if (c < '0' || c > '9') {
+                break;
+            }
+            if (point) {
+                fractionDigits++;
+            } else {
+                integerDigits++;
+            }
+            if (digits != 0 || c != '0') {
                 if (++significant > 18) {
                     return Long.MIN_VALUE;
                 }
-                digits = digits * 10 + (text[i] - '0');
+                digits = digits * 10 + (c - '0');
             }
         }
-        if (integerDigits == 0) {
+        if (integerDigits == 0 || point && fractionDigits == 0) {
             return Long.MIN_VALUE;
         }
-        if (i < end && text[i] == '.') {
-            int fractionDigits = 0;
-            for (i++; i < end && text[i] >= '0' && text[i] <= '9'; i++, fractionDigits++) {
-                if (digits != 0 || text[i] != '0') {
-                    if (++significant > 18) {
-                        return Long.MIN_VALUE;
-                    }
-                    digits = digits * 10 + (text[i] - '0');
-                }
-                scale--;
-            }
-            if (fractionDigits == 0) {
-                return Long.MIN_VALUE;
-            }
-        }
+        int scale = -fractionDigits;
         if (i < end && (text[i] == 'e' || text[i] == 'E')) {
             i++;
             boolean negativeExponent = i < end && text[i] == '-';

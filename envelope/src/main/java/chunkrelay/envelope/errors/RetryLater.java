@@ -9,9 +9,9 @@ import java.util.List;
 /**
  * When a client refused with 503 should come back ({@code relay.limits.retry-after}), and the 503s that say so: a
  * full queue or memory budget, a disk below its minimum, an archive that failed a chunk or cannot be reached, an
- * exhausted heap, a pass-through request while the relay stops or every pass-through thread is busy. A refusal that knows better when to come back (the
- * rollup builder's next round, the upstream spool's outage) gives its own seconds to
- * {@link RelayError#unavailable}.
+ * exhausted heap, a pass-through request while the relay stops or every pass-through thread is busy. A refusal that
+ * knows better when to come back (the rollup builder's next round, the upstream spool's outage) gives its own seconds
+ * to {@link RelayError#unavailable}.
  *
  * @param retryAfter the {@code Retry-After} of those 503s
  */

@@ -133,8 +133,8 @@ public class BackgroundWork implements ApplicationEventListener<ShutdownEvent>, 
     /**
      * The threads that do the blocking part of requests of one kind: at most {@code threads}, named {@code name-N},
      * started as requests come and ended after a minute idle. Nothing waits for one: work given when all are busy is
-     * rejected ({@link java.util.concurrent.RejectedExecutionException}), so that however many clients come, and however
-     * slowly they send, they hold no more threads than this; the caller refuses the request. Shut down in
+     * rejected ({@link java.util.concurrent.RejectedExecutionException}), so that however many clients come, and
+     * however slowly they send, they hold no more threads than this; the caller refuses the request. Shut down in
      * {@link Stage#INTAKE}, after the server's graceful shutdown let the requests in flight finish.
      */
     public ExecutorService requestThreads(String name, int threads) {

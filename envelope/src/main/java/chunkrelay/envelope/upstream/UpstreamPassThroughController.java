@@ -3,11 +3,11 @@ package chunkrelay.envelope.upstream;
 import chunkrelay.envelope.errors.RelayError;
 import chunkrelay.envelope.errors.RetryLater;
 import chunkrelay.envelope.schedule.BackgroundWork;
-
-import io.micronaut.core.annotation.Nullable;
 import chunkrelay.envelope.telemetry.RelayMeter;
+
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.HttpStatus;

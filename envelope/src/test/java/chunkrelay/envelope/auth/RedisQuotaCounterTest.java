@@ -63,8 +63,8 @@ class RedisQuotaCounterTest {
 
     private ProjectRateLimiter limiter(String uri, String keyPrefix) {
         // timeouts far above the shipped 250 ms and 1 s: these tests pin the windows, and on a loaded machine a
-        // command past the shipped timeout fails open (accepted and counted, as acceptsAndCountsWhenRedisCannotBeReached
-        // pins), which would let a chunk past its quota here
+        // command past the shipped timeout fails open (accepted and counted, as
+        // acceptsAndCountsWhenRedisCannotBeReached pins), which would let a chunk past its quota here
         counter = new RedisQuotaCounter(new RedisQuotaConfig(uri, Duration.ofSeconds(10), Duration.ofSeconds(10),
                 keyPrefix), meters, new TimeBuckets(clock, Duration.ofSeconds(45)));
         return new ProjectRateLimiter(projects, meters, counter);

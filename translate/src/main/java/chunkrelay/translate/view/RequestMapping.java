@@ -187,5 +187,4 @@ final class RequestMapping {
             default -> null;
         };
     }
-
 }
